@@ -1,0 +1,108 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { FullConfig } from "@playwright/test";
+import { freePort, startEmbeddedPostgres } from "../../lib/db/embedded";
+import { runMigrations } from "../../lib/db/migrate";
+import { sourceFingerprint } from "../../lib/runtime/build-fingerprint";
+import { AUTH_DIR, E2E_DIR, MAILBOX_DIR, STATE_FILE } from "./env";
+import { startTestOidcProvider } from "./oidc";
+import { startMailbox } from "./smtp";
+
+const NODE_TSX = ["--conditions=react-server", "--import", "tsx"];
+
+function waitForHttp(url: string, timeoutMs: number, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  return new Promise((resolve, reject) => {
+    const attempt = async () => {
+      if (child.exitCode !== null) return reject(new Error(`server exited with ${child.exitCode}`));
+      try {
+        const r = await fetch(url);
+        if (r.ok) return resolve();
+      } catch {
+        // not up yet
+      }
+      if (Date.now() > deadline) return reject(new Error(`timed out waiting for ${url}`));
+      setTimeout(attempt, 250);
+    };
+    void attempt();
+  });
+}
+
+/**
+ * Starts the whole stack for the browser tests on throwaway state: embedded PostgreSQL on a free port, a real
+ * SMTP server writing to a mailbox folder, a real OIDC provider, a production build of the console, and the
+ * worker. Refuses to run against anything but a local database.
+ */
+export default async function globalSetup(config: FullConfig) {
+  const baseURL = config.projects[0]?.use.baseURL ?? `http://localhost:${process.env.E2E_PORT}`;
+  const port = Number(new URL(baseURL).port);
+  fs.rmSync(E2E_DIR, { recursive: true, force: true });
+  fs.mkdirSync(MAILBOX_DIR, { recursive: true });
+  fs.mkdirSync(AUTH_DIR, { recursive: true });
+
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "forja-e2e-"));
+  fs.chmodSync(tmp, 0o755);
+  const db = await startEmbeddedPostgres({
+    dataDir: path.join(tmp, "pg"),
+    port: await freePort(),
+    persistent: false,
+  });
+  const host = new URL(db.url).hostname;
+  if (host !== "127.0.0.1" && host !== "localhost") throw new Error("E2E tests refuse a non-local database");
+  await runMigrations(db.url);
+
+  const mailbox = await startMailbox(MAILBOX_DIR);
+  const oidc = await startTestOidcProvider(`${baseURL}/api/auth/callback/oidc`);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: db.url,
+    NEXTAUTH_URL: baseURL,
+    NEXTAUTH_SECRET: "e2e-only-secret-not-used-anywhere-else",
+    SMTP_URL: `smtp://127.0.0.1:${mailbox.port}`,
+    OIDC_ISSUER: oidc.issuer,
+    OIDC_CLIENT_ID: oidc.clientId,
+    OIDC_CLIENT_SECRET: oidc.clientSecret,
+    OIDC_NAME: "Acme SSO",
+    FORJA_E2E: "1",
+    NEXT_DIST_DIR: ".next-e2e",
+    PORT: String(port),
+  };
+
+  const seed = spawnSync(process.execPath, [...NODE_TSX, "e2e/support/seed.ts"], { env, stdio: "inherit" });
+  if (seed.status !== 0) throw new Error("e2e seed failed");
+
+  const stamp = path.join(".next-e2e", "forja-build-fingerprint");
+  const fingerprint = sourceFingerprint();
+  if (!fs.existsSync(stamp) || fs.readFileSync(stamp, "utf8") !== fingerprint) {
+    const build = spawnSync(path.resolve("node_modules/.bin/next"), ["build"], { env, stdio: "inherit" });
+    if (build.status !== 0) throw new Error("next build failed");
+    fs.writeFileSync(stamp, fingerprint);
+  }
+
+  const server = spawn(path.resolve("node_modules/.bin/next"), ["start", "-p", String(port)], {
+    env,
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  const worker = spawn(process.execPath, [...NODE_TSX, "scripts/worker.ts"], {
+    env,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  await waitForHttp(`${baseURL}/api/health`, 60_000, server);
+  fs.writeFileSync(
+    STATE_FILE,
+    JSON.stringify({ databaseUrl: db.url, oidcIssuer: oidc.issuer, smtpPort: mailbox.port }),
+  );
+
+  return async () => {
+    for (const c of [server, worker]) c.kill("SIGTERM");
+    await Promise.all(
+      [server, worker].map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once("exit", r)))),
+    );
+    await oidc.stop();
+    await mailbox.stop();
+    await db.stop();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,20 @@
+/** Seeds the throwaway e2e database: the catalog, an operator, Acme (every role) and Globex (another tenant). */
+import { closeDb, getDb } from "@/lib/db/client";
+import { createDemoOrg, createUser, seedCatalog } from "@/lib/seed";
+import { USERS } from "./env";
+
+await getDb().transaction(async (tx) => {
+  await seedCatalog(tx);
+  await createUser(tx, { ...USERS.operator, name: "Olga Operator", isOperator: true });
+  await createDemoOrg(tx, {
+    name: "Acme AI",
+    owner: { ...USERS.owner, name: "Ada Owner" },
+    members: [
+      { ...USERS.admin, name: "Alan Admin", role: "admin" },
+      { ...USERS.member, name: "Max Member", role: "member" },
+      { ...USERS.viewer, name: "Vera Viewer", role: "viewer" },
+    ],
+  });
+  await createDemoOrg(tx, { name: "Globex", owner: { ...USERS.other, name: "Gary Globex" } });
+});
+await closeDb();

@@ -1,0 +1,58 @@
+import { randomUUID } from "node:crypto";
+import { isDomainError, RateLimitedError, ValidationError } from "@/lib/core";
+
+/** RFC 9457 problem details. */
+export type Problem = {
+  type: string;
+  title: string;
+  status: number;
+  detail?: string;
+  instance?: string;
+  [extension: string]: unknown;
+};
+
+const TITLES: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  409: "Conflict",
+  422: "Unprocessable Content",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+};
+
+export function problemResponse(problem: Problem, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(problem), {
+    status: problem.status,
+    headers: { "content-type": "application/problem+json", ...headers },
+  });
+}
+
+/** Map any error to problem+json. Internal errors are logged with a request id and never leak details. */
+export function errorToProblem(err: unknown, instance?: string): Response {
+  if (isDomainError(err)) {
+    const headers: Record<string, string> = {};
+    if (err instanceof RateLimitedError) headers["retry-after"] = String(err.retryAfterSeconds);
+    const body: Problem = {
+      type: `https://forja.dev/problems/${err.code}`,
+      title: TITLES[err.status] ?? err.name,
+      status: err.status,
+      detail: err.message,
+      instance,
+      ...err.details,
+    };
+    if (err instanceof ValidationError) body.errors = err.fieldErrors;
+    return problemResponse(body, headers);
+  }
+  const requestId = randomUUID();
+  console.error(`[api] request ${requestId} failed`, err);
+  return problemResponse({
+    type: "about:blank",
+    title: "Internal Server Error",
+    status: 500,
+    detail: `Something went wrong. Request id: ${requestId}`,
+    instance,
+    requestId,
+  });
+}

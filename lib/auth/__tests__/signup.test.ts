@@ -1,0 +1,107 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { signUp, verifyCredentials } from "@/lib/auth";
+import { RateLimitedError, UnauthorizedError, ValidationError } from "@/lib/core";
+import { getDb } from "@/lib/db/client";
+import { memberships, organizations, projects, users } from "@/lib/db/schema";
+import { uniqueEmail } from "@/test/factories";
+
+const good = () => ({
+  name: "Grace Hopper",
+  email: uniqueEmail("grace"),
+  password: "a-long-enough-password",
+  organizationName: "Compilers Inc",
+});
+
+describe("signUp", () => {
+  it("creates the user, an organization they own and a default development project", async () => {
+    const input = good();
+    const { user, org } = await signUp({}, input);
+    const db = getDb();
+    expect(user.email).toBe(input.email);
+    expect(user.passwordHash).toMatch(/^\$argon2id\$/);
+    const [m] = await db.select().from(memberships).where(eq(memberships.userId, user.id));
+    expect(m?.role).toBe("owner");
+    expect(m?.orgId).toBe(org.id);
+    const ps = await db.select().from(projects).where(eq(projects.orgId, org.id));
+    expect(ps.map((p) => [p.slug, p.environment])).toEqual([["default", "development"]]);
+  });
+
+  it("gives each organization a unique slug", async () => {
+    const a = await signUp({}, { ...good(), organizationName: "Same Name Labs" });
+    const b = await signUp({}, { ...good(), organizationName: "Same Name Labs" });
+    expect(a.org.slug).not.toBe(b.org.slug);
+    expect(b.org.slug).toMatch(/^same-name-labs/);
+  });
+
+  it.each([
+    ["empty name", { name: "" }, "name"],
+    ["too long name", { name: "x".repeat(101) }, "name"],
+    ["invalid email", { email: "not-an-email" }, "email"],
+    ["short password", { password: "short" }, "password"],
+    ["too long password", { password: "x".repeat(129) }, "password"],
+    ["wrong type", { organizationName: 42 }, "organizationName"],
+    ["one-letter organization", { organizationName: "x" }, "organizationName"],
+  ])("refuses %s with a field error and writes nothing", async (_label, override, field) => {
+    const input = { ...good(), ...override };
+    const before = await getDb().$count(organizations);
+    const err = await signUp({}, input).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(Object.keys((err as ValidationError).fieldErrors)).toContain(field);
+    expect(await getDb().$count(organizations)).toBe(before);
+  });
+
+  it("refuses a duplicate email (any case) and writes nothing", async () => {
+    const input = good();
+    await signUp({}, input);
+    const before = await getDb().$count(organizations);
+    const err = await signUp({}, { ...input, email: input.email.toUpperCase() }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ValidationError);
+    expect((err as ValidationError).fieldErrors.email?.[0]).toMatch(/already exists/);
+    expect(await getDb().$count(organizations)).toBe(before);
+    expect(await getDb().$count(users, eq(users.email, input.email))).toBe(1);
+  });
+});
+
+describe("verifyCredentials", () => {
+  it("accepts the right password and refuses a wrong one", async () => {
+    const input = good();
+    await signUp({}, input);
+    const ip = `10.0.0.${Math.floor(Math.random() * 250)}`;
+    const user = await verifyCredentials({}, { email: input.email, password: input.password }, ip);
+    expect(user.email).toBe(input.email);
+    await expect(verifyCredentials({}, { email: input.email, password: "wrong-password-123" }, ip)).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
+  });
+
+  it("rate-limits attempts per email, even with the right password, until the window passes", async () => {
+    const input = good();
+    await signUp({}, input);
+    const t0 = new Date("2030-01-01T00:00:00Z");
+    const now = () => t0;
+    for (let i = 0; i < 8; i++) {
+      await verifyCredentials({ now }, { email: input.email, password: "wrong-password-123" }, `ip-${i}`).catch(
+        () => {},
+      );
+    }
+    await expect(
+      verifyCredentials({ now }, { email: input.email, password: input.password }, "ip-x"),
+    ).rejects.toBeInstanceOf(RateLimitedError);
+    const later = () => new Date(t0.getTime() + 301_000);
+    await expect(
+      verifyCredentials({ now: later }, { email: input.email, password: input.password }, "ip-y"),
+    ).resolves.toMatchObject({ email: input.email });
+  });
+
+  it("rate-limits attempts per client IP across emails", async () => {
+    const now = () => new Date("2030-02-01T00:00:00Z");
+    const ip = `ip-flood-${Math.random()}`;
+    for (let i = 0; i < 20; i++) {
+      await verifyCredentials({ now }, { email: uniqueEmail("nobody"), password: "whatever-123456" }, ip).catch(() => {});
+    }
+    await expect(
+      verifyCredentials({ now }, { email: uniqueEmail("nobody"), password: "whatever-123456" }, ip),
+    ).rejects.toBeInstanceOf(RateLimitedError);
+  });
+});

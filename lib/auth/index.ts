@@ -1,0 +1,13 @@
+export { verifyCredentials } from "./credentials";
+export { hashPassword, verifyPassword } from "./password";
+export { hitRateLimit, SIGN_IN_LIMITS } from "./rate-limit";
+export {
+  emailSchema,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  passwordSchema,
+  signInSchema,
+  signUpSchema,
+} from "./schemas";
+export { resolveOidcUser } from "./sso";
+export { findUserByEmail, getUserById, signUp } from "./users";

@@ -1,0 +1,96 @@
+import "server-only";
+/**
+ * The thin next-auth glue (the one place lib/ touches the framework): Credentials with JWT sessions, plus an
+ * optional generic OIDC provider configured by OIDC_ISSUER / OIDC_CLIENT_ID / OIDC_CLIENT_SECRET (OIDC_NAME).
+ */
+import type { NextAuthOptions } from "next-auth";
+import CredentialsProvider from "next-auth/providers/credentials";
+import type { OAuthConfig } from "next-auth/providers/oauth";
+import { isDomainError } from "@/lib/core";
+import { verifyCredentials } from "./credentials";
+import { resolveOidcUser } from "./sso";
+
+type OidcClaims = { sub: string; email?: string; email_verified?: boolean; name?: string };
+
+export function oidcConfigured(): boolean {
+  return Boolean(process.env.OIDC_ISSUER && process.env.OIDC_CLIENT_ID && process.env.OIDC_CLIENT_SECRET);
+}
+
+export function oidcDisplayName(): string {
+  return process.env.OIDC_NAME ?? "Single sign-on";
+}
+
+function oidcProvider(): OAuthConfig<OidcClaims> {
+  const issuer = (process.env.OIDC_ISSUER ?? "").replace(/\/$/, "");
+  return {
+    id: "oidc",
+    name: oidcDisplayName(),
+    type: "oauth",
+    wellKnown: `${issuer}/.well-known/openid-configuration`,
+    clientId: process.env.OIDC_CLIENT_ID,
+    clientSecret: process.env.OIDC_CLIENT_SECRET,
+    authorization: { params: { scope: "openid email profile" } },
+    idToken: true,
+    checks: ["pkce", "state"],
+    profile(claims) {
+      return { id: claims.sub, email: claims.email ?? null, name: claims.name ?? null };
+    },
+  };
+}
+
+function clientIp(headers: Record<string, unknown> | undefined): string {
+  const fwd = headers?.["x-forwarded-for"];
+  const first = typeof fwd === "string" ? fwd.split(",")[0]?.trim() : undefined;
+  const real = headers?.["x-real-ip"];
+  return first || (typeof real === "string" ? real : "") || "local";
+}
+
+export function authOptions(): NextAuthOptions {
+  return {
+    secret: process.env.NEXTAUTH_SECRET,
+    session: { strategy: "jwt", maxAge: 12 * 60 * 60 },
+    pages: { signIn: "/signin", error: "/signin" },
+    providers: [
+      CredentialsProvider({
+        id: "credentials",
+        name: "Email and password",
+        credentials: { email: { type: "email" }, password: { type: "password" } },
+        async authorize(credentials, req) {
+          try {
+            const user = await verifyCredentials({}, credentials ?? {}, clientIp(req.headers));
+            return { id: user.id, email: user.email, name: user.name };
+          } catch (err) {
+            // next-auth passes the message to the sign-in form as `error`; domain messages are safe to show.
+            if (isDomainError(err)) throw new Error(err.message);
+            console.error("[auth] sign-in failed", err);
+            throw new Error("Sign-in is unavailable right now. Try again.");
+          }
+        },
+      }),
+      ...(oidcConfigured() ? [oidcProvider()] : []),
+    ],
+    callbacks: {
+      async jwt({ token, user, account, profile }) {
+        if (account?.provider === "oidc" && profile) {
+          const claims = profile as unknown as OidcClaims;
+          const dbUser = await resolveOidcUser("oidc", {
+            sub: claims.sub,
+            email: claims.email,
+            emailVerified: claims.email_verified,
+            name: claims.name,
+          });
+          token.uid = dbUser.id;
+          token.email = dbUser.email;
+          token.name = dbUser.name;
+        } else if (user) {
+          token.uid = user.id;
+        }
+        return token;
+      },
+      async session({ session, token }) {
+        if (session.user && typeof token.uid === "string") session.user.id = token.uid;
+        return session;
+      },
+    },
+  };
+}

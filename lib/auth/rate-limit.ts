@@ -1,0 +1,32 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import { RateLimitedError } from "@/lib/core";
+import type { Executor } from "@/lib/db/client";
+
+export type Limit = { max: number; windowSeconds: number };
+
+/**
+ * Fixed-window counter in PostgreSQL (shared by every web replica): one atomic upsert per hit. Throws
+ * RateLimitedError when the key has used up its window.
+ */
+export async function hitRateLimit(exec: Executor, key: string, limit: Limit, now: Date): Promise<void> {
+  const windowMs = limit.windowSeconds * 1000;
+  const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
+  const result = await exec.execute<{ count: number }>(sql`
+    insert into rate_limit_hits (key, window_start, count) values (${key}, ${windowStart.toISOString()}, 1)
+    on conflict (key) do update set
+      count = case when rate_limit_hits.window_start = excluded.window_start then rate_limit_hits.count + 1 else 1 end,
+      window_start = excluded.window_start
+    returning count`);
+  const count = Number(result.rows[0]?.count ?? 0);
+  if (count > limit.max) {
+    const retryAfter = Math.max(1, Math.ceil((windowStart.getTime() + windowMs - now.getTime()) / 1000));
+    throw new RateLimitedError(retryAfter);
+  }
+}
+
+/** Sign-in attempts: per client IP and per email, so neither one address nor one account can be hammered. */
+export const SIGN_IN_LIMITS = {
+  perIp: { max: 20, windowSeconds: 300 },
+  perEmail: { max: 8, windowSeconds: 300 },
+} satisfies Record<string, Limit>;

@@ -1,0 +1,45 @@
+import "server-only";
+import { and, eq } from "drizzle-orm";
+import { writeAudit } from "@/lib/audit";
+import { withTx } from "@/lib/db/client";
+import { userIdentities, users } from "@/lib/db/schema";
+import { createOrganizationWithOwner } from "@/lib/tenancy";
+
+export type OidcProfile = {
+  sub: string;
+  email?: string | null;
+  emailVerified?: boolean;
+  name?: string | null;
+};
+
+/**
+ * Resolve an OIDC sign-in to a Forja user: a known identity (provider, subject) wins; else a verified email
+ * links to the existing account; else a new user with their own organization is created.
+ */
+export async function resolveOidcUser(provider: string, profile: OidcProfile) {
+  return withTx(undefined, async (tx) => {
+    const [known] = await tx
+      .select({ user: users })
+      .from(userIdentities)
+      .innerJoin(users, eq(users.id, userIdentities.userId))
+      .where(and(eq(userIdentities.provider, provider), eq(userIdentities.subject, profile.sub)))
+      .limit(1);
+    if (known) return known.user;
+    const email = profile.email?.trim().toLowerCase();
+    if (!email || profile.emailVerified === false) {
+      throw new Error("The identity provider did not return a verified email address");
+    }
+    const [existing] = await tx.select().from(users).where(eq(users.email, email)).limit(1);
+    let user = existing;
+    if (!user) {
+      const name = profile.name?.trim() || email.split("@")[0] || email;
+      [user] = await tx.insert(users).values({ email, name }).returning();
+      if (!user) throw new Error("user insert returned nothing");
+      const actor = { kind: "user" as const, userId: user.id, email, isOperator: false };
+      await writeAudit(tx, actor, { orgId: null, action: "user.signed_up", data: { via: provider } });
+      await createOrganizationWithOwner(tx, actor, { name: `${name}'s organization`, ownerId: user.id });
+    }
+    await tx.insert(userIdentities).values({ userId: user.id, provider, subject: profile.sub });
+    return user;
+  });
+}

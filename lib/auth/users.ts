@@ -1,0 +1,52 @@
+import "server-only";
+import { eq } from "drizzle-orm";
+import { writeAudit } from "@/lib/audit";
+import { type Ctx, nowOf, parseInput, ValidationError } from "@/lib/core";
+import { type Executor, getDb, withTx } from "@/lib/db/client";
+import { users } from "@/lib/db/schema";
+import { createOrganizationWithOwner } from "@/lib/tenancy";
+import { hashPassword } from "./password";
+import { type SignUpInput, signUpSchema } from "./schemas";
+
+export async function findUserByEmail(exec: Executor, email: string) {
+  const [u] = await exec.select().from(users).where(eq(users.email, email.trim().toLowerCase())).limit(1);
+  return u ?? null;
+}
+
+export async function getUserById(id: string) {
+  const [u] = await getDb().select().from(users).where(eq(users.id, id)).limit(1);
+  return u ?? null;
+}
+
+/**
+ * Sign up: a user, their organization (they are its owner) and a default project, in one transaction.
+ * A taken email is a field error and nothing is written.
+ */
+export async function signUp(ctx: Omit<Ctx, "actor">, raw: SignUpInput | Record<string, unknown>) {
+  const input = parseInput(signUpSchema, raw);
+  const passwordHash = await hashPassword(input.password);
+  const now = nowOf(ctx);
+  return withTx(ctx.tx, async (tx) => {
+    const [user] = await tx
+      .insert(users)
+      .values({ email: input.email, name: input.name, passwordHash, createdAt: now })
+      .onConflictDoNothing({ target: users.email })
+      .returning();
+    if (!user)
+      throw ValidationError.field("email", "An account with this email already exists. Sign in instead.");
+    const actor = { kind: "user" as const, userId: user.id, email: user.email, isOperator: false };
+    await writeAudit(tx, actor, {
+      orgId: null,
+      action: "user.signed_up",
+      targetType: "user",
+      targetId: user.id,
+      at: now,
+    });
+    const { org, project } = await createOrganizationWithOwner(tx, actor, {
+      name: input.organizationName,
+      ownerId: user.id,
+      now,
+    });
+    return { user, org, project };
+  });
+}

@@ -1,0 +1,4 @@
+export * from "./action-result";
+export * from "./context";
+export * from "./errors";
+export * from "./validation";

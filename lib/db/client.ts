@@ -1,0 +1,69 @@
+import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
+import pg from "pg";
+import * as schema from "./schema";
+
+export type Db = NodePgDatabase<typeof schema>;
+/** A drizzle transaction handle; functions that write accept one so callers can compose them. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+/** Anything that can run a query: the pool-backed db or an open transaction. */
+export type Executor = Db | Tx;
+
+type Holder = { pool?: pg.Pool; db?: Db };
+// One pool per process, kept on globalThis so Next.js dev reloads do not open a new pool per module load.
+const holder = globalThis as typeof globalThis & { __forjaDb?: Holder };
+holder.__forjaDb ??= {};
+
+export function databaseUrl(): string {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    throw new Error(
+      "DATABASE_URL is not set. Start Forja with `npm start` (it starts the embedded PostgreSQL), or set DATABASE_URL.",
+    );
+  }
+  return url;
+}
+
+export function getPool(): pg.Pool {
+  const h = holder.__forjaDb as Holder;
+  if (!h.pool) {
+    h.pool = new pg.Pool({
+      connectionString: databaseUrl(),
+      max: Number(process.env.DATABASE_POOL_MAX ?? 10),
+    });
+    h.pool.on("error", (err) => console.error("[db] idle client error", err));
+  }
+  return h.pool;
+}
+
+export function getDb(): Db {
+  const h = holder.__forjaDb as Holder;
+  if (!h.db) h.db = drizzle(getPool(), { schema });
+  return h.db;
+}
+
+/** Lazily-connected db: importing this module never connects; the first query does. */
+export const db: Db = new Proxy({} as Db, {
+  get(_target, prop) {
+    const real = getDb() as unknown as Record<string | symbol, unknown>;
+    const value = real[prop];
+    return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(real) : value;
+  },
+});
+
+export async function closeDb(): Promise<void> {
+  const h = holder.__forjaDb as Holder;
+  const pool = h.pool;
+  h.pool = undefined;
+  h.db = undefined;
+  if (pool) await pool.end();
+}
+
+/** Run fn in the given transaction, or open a new one. */
+export async function withTx<T>(exec: Executor | undefined, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  if (exec && isTx(exec)) return fn(exec);
+  return getDb().transaction(fn);
+}
+
+function isTx(exec: Executor): exec is Tx {
+  return "rollback" in exec;
+}

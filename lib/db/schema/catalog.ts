@@ -1,0 +1,160 @@
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgEnum,
+  pgTable,
+  real,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+export const pricingModel = pgEnum("pricing_model", ["on_demand", "spot", "reserved_1m", "reserved_1y"]);
+export const nodeStatus = pgEnum("node_status", ["active", "draining", "down"]);
+
+export const regions = pgTable("regions", {
+  /** e.g. "eu-es-mad1" */
+  code: text("code").primaryKey(),
+  name: text("name").notNull(),
+  city: text("city").notNull(),
+  /** ISO 3166-1 alpha-2 */
+  country: text("country").notNull(),
+  /** Data-residency bloc: EU, UK, US, APAC, ... */
+  jurisdiction: text("jurisdiction").notNull(),
+  pue: real("pue").notNull(),
+  gridGco2PerKwh: real("grid_gco2_per_kwh").notNull(),
+  active: boolean("active").notNull().default(true),
+});
+
+export type MigProfile = {
+  /** NVIDIA profile name, e.g. "1g.10gb" */
+  name: string;
+  /** Compute slices out of 7 the profile takes on one GPU. */
+  slices: number;
+  memoryGib: number;
+};
+
+export const gpuModels = pgTable("gpu_models", {
+  /** e.g. "h100" */
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  vendor: text("vendor").notNull(),
+  memoryGib: integer("memory_gib").notNull(),
+  bf16Tflops: real("bf16_tflops"),
+  memoryBandwidthGbps: integer("memory_bandwidth_gbps"),
+  tdpWatts: integer("tdp_watts"),
+  migProfiles: jsonb("mig_profiles").$type<MigProfile[]>().notNull().default([]),
+});
+
+export const instanceTypes = pgTable(
+  "instance_types",
+  {
+    /** e.g. "h100.8x" or "h100.mig-1g.10gb" */
+    id: text("id").primaryKey(),
+    gpuModelId: text("gpu_model_id")
+      .notNull()
+      .references(() => gpuModels.id),
+    /** Whole GPUs; 1 for a MIG slice. */
+    gpuCount: integer("gpu_count").notNull(),
+    /** Set for a MIG slice instance type (then gpuCount is 1 and the slice is a fraction of one GPU). */
+    migProfile: text("mig_profile"),
+    vcpus: integer("vcpus").notNull(),
+    ramGib: integer("ram_gib").notNull(),
+    localDiskGib: integer("local_disk_gib").notNull(),
+  },
+  (t) => [index("instance_types_gpu_model_idx").on(t.gpuModelId)],
+);
+
+export const prices = pgTable(
+  "prices",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    instanceTypeId: text("instance_type_id")
+      .notNull()
+      .references(() => instanceTypes.id),
+    regionCode: text("region_code")
+      .notNull()
+      .references(() => regions.code),
+    pricingModel: pricingModel("pricing_model").notNull(),
+    /** USD per hour for the whole instance. */
+    usdPerHour: numeric("usd_per_hour", { precision: 12, scale: 4 }).notNull(),
+    effectiveFrom: timestamp("effective_from", { withTimezone: true }).notNull(),
+    /** Exclusive; null = still in force. */
+    effectiveTo: timestamp("effective_to", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("prices_key").on(t.instanceTypeId, t.regionCode, t.pricingModel, t.effectiveFrom),
+    index("prices_region_idx").on(t.regionCode),
+  ],
+);
+
+export const nodes = pgTable(
+  "nodes",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    regionCode: text("region_code")
+      .notNull()
+      .references(() => regions.code),
+    gpuModelId: text("gpu_model_id")
+      .notNull()
+      .references(() => gpuModels.id),
+    gpuCount: integer("gpu_count").notNull(),
+    vcpus: integer("vcpus").notNull(),
+    ramGib: integer("ram_gib").notNull(),
+    status: nodeStatus("status").notNull().default("active"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("nodes_name_key").on(t.name),
+    index("nodes_region_model_idx").on(t.regionCode, t.gpuModelId),
+  ],
+);
+
+/** One row per physical GPU of a node. A GPU in MIG mode is carved into 7 compute slices. */
+export const nodeGpus = pgTable(
+  "node_gpus",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    nodeId: uuid("node_id")
+      .notNull()
+      .references(() => nodes.id, { onDelete: "cascade" }),
+    gpuIndex: integer("gpu_index").notNull(),
+    migEnabled: boolean("mig_enabled").notNull().default(false),
+  },
+  (t) => [uniqueIndex("node_gpus_node_index_key").on(t.nodeId, t.gpuIndex)],
+);
+
+/**
+ * Capacity held by an instance: one row per GPU it uses. A whole GPU holds all 7 slices; a MIG slice holds
+ * its profile's slices of a GPU in MIG mode. Active while releasedAt is null. The invariant
+ * (sum of active slices per GPU <= 7) is checked in SQL by the provisioning tests.
+ */
+export const gpuAllocations = pgTable(
+  "gpu_allocations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    orgId: uuid("org_id").notNull(),
+    instanceId: uuid("instance_id").notNull(),
+    nodeId: uuid("node_id")
+      .notNull()
+      .references(() => nodes.id),
+    nodeGpuId: uuid("node_gpu_id")
+      .notNull()
+      .references(() => nodeGpus.id),
+    slices: integer("slices").notNull(),
+    migProfile: text("mig_profile"),
+    allocatedAt: timestamp("allocated_at", { withTimezone: true }).notNull().defaultNow(),
+    releasedAt: timestamp("released_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("gpu_allocations_org_idx").on(t.orgId),
+    index("gpu_allocations_instance_idx").on(t.instanceId),
+    index("gpu_allocations_active_gpu_idx").on(t.nodeGpuId).where(sql`released_at is null`),
+  ],
+);

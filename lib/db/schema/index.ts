@@ -1,0 +1,3 @@
+export * from "./catalog";
+export * from "./notify";
+export * from "./tenancy";

@@ -1,0 +1,8 @@
+export {
+  countOutbox,
+  deliverOutbox,
+  type EmailMessage,
+  enqueueEmail,
+  listOutbox,
+  retryDelayMs,
+} from "./outbox";

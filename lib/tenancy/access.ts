@@ -1,0 +1,66 @@
+import "server-only";
+import { and, asc, eq } from "drizzle-orm";
+import { type Ctx, ForbiddenError, NotFoundError, UnauthorizedError } from "@/lib/core";
+import { getDb } from "@/lib/db/client";
+import { memberships, organizations } from "@/lib/db/schema";
+import { type OrgRole, roleAtLeast } from "./roles";
+
+export type OrgSummary = { id: string; slug: string; name: string; allowedJurisdictions: string[] };
+export type OrgAccess = { org: OrgSummary; role: OrgRole; userId: string };
+
+/**
+ * The one gate for tenant data: resolves the organization by slug for the acting user. Not a member (or a
+ * token of another organization) → NotFound, so another tenant's URL looks like nothing is there; a member
+ * whose role is below min → Forbidden.
+ */
+export async function requireOrgAccess(
+  ctx: Ctx,
+  orgSlug: string,
+  min: OrgRole = "viewer",
+): Promise<OrgAccess> {
+  if (ctx.actor.kind !== "user") throw new UnauthorizedError();
+  const exec = ctx.tx ?? getDb();
+  const [row] = await exec
+    .select({
+      id: organizations.id,
+      slug: organizations.slug,
+      name: organizations.name,
+      allowedJurisdictions: organizations.allowedJurisdictions,
+      role: memberships.role,
+    })
+    .from(organizations)
+    .innerJoin(
+      memberships,
+      and(eq(memberships.orgId, organizations.id), eq(memberships.userId, ctx.actor.userId)),
+    )
+    .where(eq(organizations.slug, orgSlug))
+    .limit(1);
+  if (!row) throw new NotFoundError("Organization");
+  if (ctx.actor.tokenOrgId && ctx.actor.tokenOrgId !== row.id) throw new NotFoundError("Organization");
+  const { role, ...org } = row;
+  if (!roleAtLeast(role, min)) throw new ForbiddenError(`This needs the ${min} role or higher`);
+  return { org, role, userId: ctx.actor.userId };
+}
+
+/** Organizations the acting user belongs to, for the switcher and the landing redirect. */
+export async function listMyOrganizations(ctx: Ctx): Promise<Array<OrgSummary & { role: OrgRole }>> {
+  if (ctx.actor.kind !== "user") return [];
+  const exec = ctx.tx ?? getDb();
+  return exec
+    .select({
+      id: organizations.id,
+      slug: organizations.slug,
+      name: organizations.name,
+      allowedJurisdictions: organizations.allowedJurisdictions,
+      role: memberships.role,
+    })
+    .from(memberships)
+    .innerJoin(organizations, eq(organizations.id, memberships.orgId))
+    .where(eq(memberships.userId, ctx.actor.userId))
+    .orderBy(asc(organizations.name));
+}
+
+export function requireOperator(ctx: Ctx): void {
+  if (ctx.actor.kind === "system") return;
+  if (!ctx.actor.isOperator) throw new ForbiddenError("This needs the platform operator role");
+}

@@ -1,0 +1,42 @@
+import "server-only";
+import PgBoss from "pg-boss";
+import { type PeriodicTask, periodicTasks } from "./tasks";
+
+export type WorkerHandle = { stop: () => Promise<void> };
+
+/**
+ * The background loop. Periodic tasks are pg-boss jobs: every worker offers a throttled job per task each
+ * interval (sendThrottled keys on the task name and time slot), so with several workers each slot runs once,
+ * and a crashed worker's job is retried by another.
+ */
+export async function startWorker(opts: { url: string; tasks?: PeriodicTask[]; log?: (m: string) => void }) {
+  const log = opts.log ?? ((m: string) => console.log(`[worker] ${m}`));
+  const tasks = opts.tasks ?? periodicTasks;
+  const boss = new PgBoss({ connectionString: opts.url, schema: "pgboss", max: 4 });
+  boss.on("error", (err) => console.error("[worker] pg-boss error", err));
+  await boss.start();
+  const timers: NodeJS.Timeout[] = [];
+  for (const task of tasks) {
+    await boss.createQueue(task.name, {
+      name: task.name,
+      retryLimit: 2,
+      expireInSeconds: task.timeoutSeconds ?? 300,
+    });
+    await boss.work(task.name, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async () => {
+      await task.run();
+    });
+    const offer = () =>
+      boss
+        .sendThrottled(task.name, {}, {}, task.everySeconds, task.name)
+        .catch((err) => console.error(`[worker] could not enqueue ${task.name}`, err));
+    void offer();
+    timers.push(setInterval(offer, Math.max(500, (task.everySeconds * 1000) / 2)));
+  }
+  log(`started with tasks: ${tasks.map((t) => `${t.name}/${t.everySeconds}s`).join(", ")}`);
+  return {
+    stop: async () => {
+      for (const t of timers) clearInterval(t);
+      await boss.stop({ graceful: true, timeout: 5000 });
+    },
+  } satisfies WorkerHandle;
+}

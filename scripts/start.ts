@@ -1,0 +1,127 @@
+/**
+ * One command for a single machine: embedded PostgreSQL (unless DATABASE_URL is set), migrations, demo seed on
+ * an empty database, a production build when sources changed, the web server and the worker. Ctrl-C stops all.
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { type EmbeddedDb, isPortFree, StartupError, startEmbeddedPostgres } from "@/lib/db/embedded";
+import { runMigrations } from "@/lib/db/migrate";
+import { sourceFingerprint } from "@/lib/runtime/build-fingerprint";
+import { dataDir, loadOrCreateSecrets } from "@/lib/runtime/secrets";
+import { seedIfEmpty } from "@/lib/seed";
+
+const dev = process.argv.includes("--dev");
+const children: ChildProcess[] = [];
+let embedded: EmbeddedDb | null = null;
+let shuttingDown = false;
+
+async function shutdown(code: number): Promise<never> {
+  if (!shuttingDown) {
+    shuttingDown = true;
+    for (const c of children) if (c.exitCode === null) c.kill("SIGTERM");
+    await Promise.all(
+      children.map(
+        (c) =>
+          new Promise<void>((resolve) => {
+            if (c.exitCode !== null) return resolve();
+            const t = setTimeout(() => {
+              c.kill("SIGKILL");
+              resolve();
+            }, 8000);
+            c.once("exit", () => {
+              clearTimeout(t);
+              resolve();
+            });
+          }),
+      ),
+    );
+    if (embedded) await embedded.stop().catch(() => {});
+  }
+  process.exit(code);
+}
+
+function buildIfNeeded(env: NodeJS.ProcessEnv): void {
+  const distDir = process.env.NEXT_DIST_DIR || ".next";
+  const stamp = path.join(distDir, "forja-build-fingerprint");
+  const fingerprint = sourceFingerprint();
+  const built = fs.existsSync(path.join(distDir, "BUILD_ID")) && fs.existsSync(stamp);
+  if (built && fs.readFileSync(stamp, "utf8") === fingerprint) return;
+  console.log("[forja] building the console (first start or sources changed)…");
+  const r = spawnSync(path.resolve("node_modules/.bin/next"), ["build"], { stdio: "inherit", env });
+  if (r.status !== 0) throw new StartupError("next build failed (see the output above).");
+  fs.writeFileSync(stamp, fingerprint);
+}
+
+async function main(): Promise<void> {
+  process.on("SIGINT", () => void shutdown(0));
+  process.on("SIGTERM", () => void shutdown(0));
+  const dir = dataDir();
+  const port = Number(process.env.PORT ?? 3000);
+  if (!(await isPortFree(port, "0.0.0.0"))) {
+    throw new StartupError(
+      `Port ${port} is already in use. Fix: stop whatever uses it, or run with PORT=<free port>.`,
+    );
+  }
+  const secrets = loadOrCreateSecrets(dir);
+  let url = process.env.DATABASE_URL;
+  if (!url) {
+    const dbPort = Number(process.env.FORJA_DB_PORT ?? 54329);
+    console.log(`[forja] starting embedded PostgreSQL (data in ${path.join(dir, "pg")}, port ${dbPort})…`);
+    embedded = await startEmbeddedPostgres({ dataDir: path.join(dir, "pg"), port: dbPort, persistent: true });
+    url = embedded.url;
+  }
+  process.env.DATABASE_URL = url;
+  await runMigrations(url);
+  const seeded = await seedIfEmpty({ dataDir: dir });
+
+  const baseUrl = process.env.NEXTAUTH_URL ?? `http://localhost:${port}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: url,
+    NEXTAUTH_URL: baseUrl,
+    NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET ?? secrets.nextauthSecret,
+    PORT: String(port),
+  };
+  if (!dev) buildIfNeeded(env);
+
+  const next = spawn(path.resolve("node_modules/.bin/next"), [dev ? "dev" : "start", "-p", String(port)], {
+    stdio: ["ignore", "inherit", "inherit"],
+    env,
+  });
+  children.push(next);
+  if (process.env.FORJA_NO_WORKER !== "1") {
+    const worker = spawn(
+      process.execPath,
+      ["--conditions=react-server", "--import", "tsx", "scripts/worker.ts"],
+      {
+        stdio: ["ignore", "inherit", "inherit"],
+        env,
+      },
+    );
+    children.push(worker);
+    worker.on("exit", (code) => {
+      if (!shuttingDown) {
+        console.error(`[forja] worker exited with code ${code}; stopping.`);
+        void shutdown(1);
+      }
+    });
+  }
+  next.on("exit", (code) => {
+    if (!shuttingDown) {
+      console.error(`[forja] web server exited with code ${code}; stopping.`);
+      void shutdown(1);
+    }
+  });
+
+  console.log("");
+  console.log(`[forja] console: ${baseUrl}`);
+  for (const line of seeded.signInLines) console.log(`[forja] ${line}`);
+  console.log("[forja] press Ctrl-C to stop everything (the database included).");
+}
+
+main().catch(async (err) => {
+  if (err instanceof StartupError) console.error(`[forja] ${err.message}`);
+  else console.error("[forja] failed to start:", err);
+  await shutdown(1);
+});
