@@ -1,7 +1,9 @@
 import path from "node:path";
 
 /** Paths and fixed demo sign-ins shared by the global setup and the tests (throwaway data only). */
-export const E2E_DIR = path.resolve(".data/e2e");
+// Overridable so several runs (e.g. parallel developers) can use separate folders.
+export const E2E_DIR = path.resolve(process.env.E2E_DIR ?? ".data/e2e");
+export const E2E_DIST_DIR = process.env.E2E_DIST_DIR ?? ".next-e2e";
 export const MAILBOX_DIR = path.join(E2E_DIR, "mailbox");
 export const AUTH_DIR = path.join(E2E_DIR, "auth");
 export const STATE_FILE = path.join(E2E_DIR, "state.json");

@@ -6,7 +6,7 @@ import type { FullConfig } from "@playwright/test";
 import { freePort, startEmbeddedPostgres } from "../../lib/db/embedded";
 import { runMigrations } from "../../lib/db/migrate";
 import { sourceFingerprint } from "../../lib/runtime/build-fingerprint";
-import { AUTH_DIR, E2E_DIR, MAILBOX_DIR, STATE_FILE } from "./env";
+import { AUTH_DIR, E2E_DIR, E2E_DIST_DIR, MAILBOX_DIR, STATE_FILE } from "./env";
 import { startTestOidcProvider } from "./oidc";
 import { startMailbox } from "./smtp";
 
@@ -66,14 +66,14 @@ export default async function globalSetup(config: FullConfig) {
     OIDC_CLIENT_SECRET: oidc.clientSecret,
     OIDC_NAME: "Acme SSO",
     FORJA_E2E: "1",
-    NEXT_DIST_DIR: ".next-e2e",
+    NEXT_DIST_DIR: E2E_DIST_DIR,
     PORT: String(port),
   };
 
   const seed = spawnSync(process.execPath, [...NODE_TSX, "e2e/support/seed.ts"], { env, stdio: "inherit" });
   if (seed.status !== 0) throw new Error("e2e seed failed");
 
-  const stamp = path.join(".next-e2e", "forja-build-fingerprint");
+  const stamp = path.join(E2E_DIST_DIR, "forja-build-fingerprint");
   const fingerprint = sourceFingerprint();
   if (!fs.existsSync(stamp) || fs.readFileSync(stamp, "utf8") !== fingerprint) {
     const build = spawnSync(path.resolve("node_modules/.bin/next"), ["build"], { env, stdio: "inherit" });

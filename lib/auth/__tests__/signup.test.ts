@@ -70,9 +70,9 @@ describe("verifyCredentials", () => {
     const ip = `10.0.0.${Math.floor(Math.random() * 250)}`;
     const user = await verifyCredentials({}, { email: input.email, password: input.password }, ip);
     expect(user.email).toBe(input.email);
-    await expect(verifyCredentials({}, { email: input.email, password: "wrong-password-123" }, ip)).rejects.toBeInstanceOf(
-      UnauthorizedError,
-    );
+    await expect(
+      verifyCredentials({}, { email: input.email, password: "wrong-password-123" }, ip),
+    ).rejects.toBeInstanceOf(UnauthorizedError);
   });
 
   it("rate-limits attempts per email, even with the right password, until the window passes", async () => {
@@ -81,9 +81,11 @@ describe("verifyCredentials", () => {
     const t0 = new Date("2030-01-01T00:00:00Z");
     const now = () => t0;
     for (let i = 0; i < 8; i++) {
-      await verifyCredentials({ now }, { email: input.email, password: "wrong-password-123" }, `ip-${i}`).catch(
-        () => {},
-      );
+      await verifyCredentials(
+        { now },
+        { email: input.email, password: "wrong-password-123" },
+        `ip-${i}`,
+      ).catch(() => {});
     }
     await expect(
       verifyCredentials({ now }, { email: input.email, password: input.password }, "ip-x"),
@@ -98,7 +100,11 @@ describe("verifyCredentials", () => {
     const now = () => new Date("2030-02-01T00:00:00Z");
     const ip = `ip-flood-${Math.random()}`;
     for (let i = 0; i < 20; i++) {
-      await verifyCredentials({ now }, { email: uniqueEmail("nobody"), password: "whatever-123456" }, ip).catch(() => {});
+      await verifyCredentials(
+        { now },
+        { email: uniqueEmail("nobody"), password: "whatever-123456" },
+        ip,
+      ).catch(() => {});
     }
     await expect(
       verifyCredentials({ now }, { email: uniqueEmail("nobody"), password: "whatever-123456" }, ip),
