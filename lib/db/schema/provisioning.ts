@@ -1,0 +1,230 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  real,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { gpuModels, instanceTypes, nodes, pricingModel, regions } from "./catalog";
+import { organizations, projects, users } from "./tenancy";
+
+export const instanceKind = pgEnum("instance_kind", ["notebook", "container"]);
+export const instanceState = pgEnum("instance_state", [
+  "requested",
+  "queued",
+  "provisioning",
+  "running",
+  "stopping",
+  "stopped",
+  "preempting",
+  "preempted",
+  "terminating",
+  "terminated",
+  "rejected",
+  "cancelled",
+  "failed",
+]);
+/** Workload shape, drives the simulated GPU metrics. */
+export const workloadProfile = pgEnum("workload_profile", ["training", "notebook", "inference"]);
+
+export const images = pgTable("images", {
+  /** e.g. "pytorch-2.5-cuda12.4" */
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  framework: text("framework").notNull(),
+  version: text("version").notNull(),
+  /** Container reference, e.g. "forja/pytorch:2.5-cuda12.4" */
+  reference: text("reference").notNull(),
+  /** "nvidia" | "amd" */
+  accelerator: text("accelerator").notNull().default("nvidia"),
+  kinds: text("kinds").array().notNull(),
+  active: boolean("active").notNull().default(true),
+});
+
+export type AutoShutdown = {
+  idle?: { utilizationBelowPct: number; minutes: number } | null;
+  maxRuntimeMinutes?: number | null;
+  schedule?: { cron: string; timeZone: string } | null;
+};
+
+export const instances = pgTable(
+  "instances",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id),
+    createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    name: text("name").notNull(),
+    kind: instanceKind("kind").notNull(),
+    state: instanceState("state").notNull(),
+    regionCode: text("region_code")
+      .notNull()
+      .references(() => regions.code),
+    instanceTypeId: text("instance_type_id")
+      .notNull()
+      .references(() => instanceTypes.id),
+    /** Denormalized from the instance type for quota and queue queries. */
+    gpuModelId: text("gpu_model_id")
+      .notNull()
+      .references(() => gpuModels.id),
+    gpuCount: integer("gpu_count").notNull(),
+    /** Compute slices per GPU held: 7 for a whole GPU, fewer for a MIG slice. */
+    slicesPerGpu: smallint("slices_per_gpu").notNull(),
+    pricingModel: pricingModel("pricing_model").notNull(),
+    /** Higher runs first; ties are FIFO by queuedAt. */
+    priority: integer("priority").notNull().default(0),
+    imageId: text("image_id")
+      .notNull()
+      .references(() => images.id),
+    command: text("command"),
+    args: text("args").array(),
+    env: jsonb("env").$type<Record<string, string>>(),
+    exposedPort: integer("exposed_port"),
+    diskGib: integer("disk_gib").notNull(),
+    workload: workloadProfile("workload").notNull(),
+    autoShutdown: jsonb("auto_shutdown").$type<AutoShutdown>(),
+    /** Spot instances marked so go back to the queue after a preemption. */
+    autoRecover: boolean("auto_recover").notNull().default(false),
+    /** Hard cap on runtime used for queue ETAs (and enforced by the cost-control issue). */
+    maxRuntimeMinutes: integer("max_runtime_minutes"),
+    idempotencyKey: text("idempotency_key"),
+    nodeId: uuid("node_id").references(() => nodes.id),
+    /** Provider-side connection details (notebook URL and token, etc.). */
+    connection: jsonb("connection").$type<Record<string, string>>(),
+    /** Reason of the last failure/rejection/preemption, shown to the user. */
+    stateReason: text("state_reason"),
+    /** Deterministic seed for the simulated provider. */
+    simSeed: integer("sim_seed").notNull().default(0),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    queuedAt: timestamp("queued_at", { withTimezone: true }),
+    startedAt: timestamp("started_at", { withTimezone: true }),
+    stoppedAt: timestamp("stopped_at", { withTimezone: true }),
+    /** Deadline for the current transitional state (provisioning done, preemption notice end …). */
+    stateDeadline: timestamp("state_deadline", { withTimezone: true }),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index("instances_org_state_idx").on(t.orgId, t.state),
+    index("instances_queue_idx")
+      .on(t.regionCode, t.gpuModelId, t.priority, t.queuedAt)
+      .where(sql`state = 'queued'`),
+    uniqueIndex("instances_idempotency_key").on(t.orgId, t.idempotencyKey),
+  ],
+);
+
+export const instanceEvents = pgTable(
+  "instance_events",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    orgId: uuid("org_id").notNull(),
+    instanceId: uuid("instance_id")
+      .notNull()
+      .references(() => instances.id, { onDelete: "cascade" }),
+    fromState: instanceState("from_state"),
+    toState: instanceState("to_state").notNull(),
+    reason: text("reason").notNull(),
+    actorUserId: uuid("actor_user_id"),
+    /** "user" | "system" | "api" | "scheduler" | "provider" | "policy" */
+    actorKind: text("actor_kind").notNull(),
+    at: timestamp("at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index("instance_events_instance_idx").on(t.instanceId, t.at),
+    index("instance_events_org_idx").on(t.orgId),
+  ],
+);
+
+/** Max GPUs an organization may hold (queued + provisioning + running) per GPU model × region. */
+export const quotas = pgTable(
+  "quotas",
+  {
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    gpuModelId: text("gpu_model_id")
+      .notNull()
+      .references(() => gpuModels.id),
+    regionCode: text("region_code")
+      .notNull()
+      .references(() => regions.code),
+    maxGpus: integer("max_gpus").notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.gpuModelId, t.regionCode] })],
+);
+
+/** Commitments an organization bought: GPU model × region × count for a term (1 month / 1 year). */
+export const reservations = pgTable(
+  "reservations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    gpuModelId: text("gpu_model_id")
+      .notNull()
+      .references(() => gpuModels.id),
+    regionCode: text("region_code")
+      .notNull()
+      .references(() => regions.code),
+    gpuCount: integer("gpu_count").notNull(),
+    /** reserved_1m | reserved_1y */
+    term: pricingModel("term").notNull(),
+    startsAt: timestamp("starts_at", { withTimezone: true }).notNull(),
+    endsAt: timestamp("ends_at", { withTimezone: true }).notNull(),
+    createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("reservations_org_idx").on(t.orgId)],
+);
+
+/**
+ * Raw per-GPU samples every 10 s. Primary key (instance, gpu, at) keeps the 7-day chart query an index range
+ * scan; long ranges read the rollups.
+ */
+export const metricSamples = pgTable(
+  "metric_samples",
+  {
+    instanceId: uuid("instance_id").notNull(),
+    gpuIndex: smallint("gpu_index").notNull(),
+    at: timestamp("at", { withTimezone: true }).notNull(),
+    orgId: uuid("org_id").notNull(),
+    utilizationPct: real("utilization_pct").notNull(),
+    memoryUsedGib: real("memory_used_gib").notNull(),
+    powerWatts: real("power_watts").notNull(),
+    temperatureC: real("temperature_c").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.instanceId, t.gpuIndex, t.at] })],
+);
+
+/** 5-minute rollups of metric_samples (averages and max), for 24 h – 30 d charts and energy accounting. */
+export const metricRollups = pgTable(
+  "metric_rollups_5m",
+  {
+    instanceId: uuid("instance_id").notNull(),
+    gpuIndex: smallint("gpu_index").notNull(),
+    bucket: timestamp("bucket", { withTimezone: true }).notNull(),
+    orgId: uuid("org_id").notNull(),
+    samples: integer("samples").notNull(),
+    utilizationAvg: real("utilization_avg").notNull(),
+    utilizationMax: real("utilization_max").notNull(),
+    memoryUsedAvg: real("memory_used_avg").notNull(),
+    powerAvg: real("power_avg").notNull(),
+    temperatureAvg: real("temperature_avg").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.instanceId, t.gpuIndex, t.bucket] })],
+);
