@@ -1,8 +1,2 @@
-export {
-  countOutbox,
-  deliverOutbox,
-  type EmailMessage,
-  enqueueEmail,
-  listOutbox,
-  retryDelayMs,
-} from "./outbox";
+export { deliverOutbox, type EmailMessage, enqueueEmail, MAX_ATTEMPTS, retryDelayMs } from "./outbox";
+export { type EmailContent, type EmailLayout, renderEmail } from "./templates";

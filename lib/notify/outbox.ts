@@ -1,8 +1,9 @@
 import "server-only";
-import { and, desc, eq, lte, sql } from "drizzle-orm";
+import { and, asc, eq, lte } from "drizzle-orm";
+import type { Transporter } from "nodemailer";
 import { type Executor, getDb } from "@/lib/db/client";
 import { outbox } from "@/lib/db/schema";
-import { mailFrom, smtpTransport } from "./transport";
+import { isConnectionError, mailFrom, smtpTransport } from "./transport";
 
 export type EmailMessage = {
   to: string;
@@ -43,10 +44,14 @@ export function retryDelayMs(attempts: number): number {
   return Math.min(5000 * 2 ** Math.max(0, attempts - 1), 15 * 60 * 1000);
 }
 
+type Outcome = "none" | "sent" | "failed" | "unreachable";
+
 /**
- * Send due outbox messages over SMTP. Rows are claimed with FOR UPDATE SKIP LOCKED inside a transaction, so
- * several workers never send the same row; a failure schedules a retry with backoff, and after MAX_ATTEMPTS the
- * row is marked failed (still visible to the operator).
+ * Send due outbox messages over SMTP, oldest first, up to `limit`. Each message is claimed, sent and marked
+ * in its own short transaction (FOR UPDATE SKIP LOCKED): concurrent workers never send the same row, and a
+ * sent message is recorded as soon as the server accepted it rather than at the end of a batch. A failure
+ * schedules a retry with backoff; after MAX_ATTEMPTS the row is marked failed (still visible to the operator).
+ * When the server cannot be reached at all the run stops early instead of burning an attempt on every row.
  */
 export async function deliverOutbox(opts: {
   now: Date;
@@ -54,62 +59,56 @@ export async function deliverOutbox(opts: {
 }): Promise<{ sent: number; failed: number }> {
   const transport = smtpTransport();
   if (!transport) return { sent: 0, failed: 0 };
-  const db = getDb();
+  const limit = opts.limit ?? 20;
   let sent = 0;
   let failed = 0;
-  await db.transaction(async (tx) => {
-    const due = await tx
-      .select()
-      .from(outbox)
-      .where(and(eq(outbox.status, "pending"), lte(outbox.nextAttemptAt, opts.now)))
-      .orderBy(outbox.createdAt)
-      .limit(opts.limit ?? 20)
-      .for("update", { skipLocked: true });
-    for (const row of due) {
-      try {
-        await transport.sendMail({
-          from: mailFrom(),
-          to: row.toAddress,
-          subject: row.subject,
-          text: row.textBody,
-          html: row.htmlBody ?? undefined,
-          // A stable Message-ID lets receivers drop a duplicate if a crash makes us send twice.
-          messageId: `<${row.id}@forja.localhost>`,
-        });
-        await tx
-          .update(outbox)
-          .set({ status: "sent", sentAt: opts.now, attempts: row.attempts + 1, lastError: null })
-          .where(eq(outbox.id, row.id));
-        sent++;
-      } catch (err) {
-        const attempts = row.attempts + 1;
-        await tx
-          .update(outbox)
-          .set({
-            attempts,
-            status: attempts >= MAX_ATTEMPTS ? "failed" : "pending",
-            lastError: err instanceof Error ? err.message.slice(0, 500) : String(err).slice(0, 500),
-            nextAttemptAt: new Date(opts.now.getTime() + retryDelayMs(attempts)),
-          })
-          .where(eq(outbox.id, row.id));
-        failed++;
-      }
-    }
-  });
+  for (let i = 0; i < limit; i++) {
+    const outcome = await deliverOne(transport, opts.now);
+    if (outcome === "none") break;
+    if (outcome === "sent") sent++;
+    else failed++;
+    if (outcome === "unreachable") break;
+  }
   return { sent, failed };
 }
 
-/** Operator view of the outbox, newest first. */
-export async function listOutbox(opts: { limit?: number; offset?: number } = {}) {
-  return getDb()
-    .select()
-    .from(outbox)
-    .orderBy(desc(outbox.createdAt))
-    .limit(opts.limit ?? 50)
-    .offset(opts.offset ?? 0);
-}
-
-export async function countOutbox(): Promise<number> {
-  const [row] = await getDb().select({ n: sql<number>`count(*)::int` }).from(outbox);
-  return row?.n ?? 0;
+async function deliverOne(transport: Transporter, now: Date): Promise<Outcome> {
+  return getDb().transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(outbox)
+      .where(and(eq(outbox.status, "pending"), lte(outbox.nextAttemptAt, now)))
+      .orderBy(asc(outbox.createdAt))
+      .limit(1)
+      .for("update", { skipLocked: true });
+    if (!row) return "none";
+    const attempts = row.attempts + 1;
+    try {
+      await transport.sendMail({
+        from: mailFrom(),
+        to: row.toAddress,
+        subject: row.subject,
+        text: row.textBody,
+        html: row.htmlBody ?? undefined,
+        // A stable Message-ID lets receivers drop a duplicate if a crash between send and commit resends it.
+        messageId: `<${row.id}@forja.localhost>`,
+      });
+      await tx
+        .update(outbox)
+        .set({ status: "sent", sentAt: now, attempts, lastError: null })
+        .where(eq(outbox.id, row.id));
+      return "sent";
+    } catch (err) {
+      await tx
+        .update(outbox)
+        .set({
+          attempts,
+          status: attempts >= MAX_ATTEMPTS ? "failed" : "pending",
+          lastError: (err instanceof Error ? err.message : String(err)).slice(0, 500),
+          nextAttemptAt: new Date(now.getTime() + retryDelayMs(attempts)),
+        })
+        .where(eq(outbox.id, row.id));
+      return isConnectionError(err) ? "unreachable" : "failed";
+    }
+  });
 }
