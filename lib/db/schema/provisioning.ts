@@ -115,6 +115,13 @@ export const instances = pgTable(
     stoppedAt: timestamp("stopped_at", { withTimezone: true }),
     /** Deadline for the current transitional state (provisioning done, preemption notice end …). */
     stateDeadline: timestamp("state_deadline", { withTimezone: true }),
+    /**
+     * The provider's plan decided at placement that provisioning will fail, with this reason; applied when
+     * stateDeadline passes (null = it will come up).
+     */
+    provisionFailure: text("provision_failure"),
+    /** Spot interruptions were asked of the provider up to this time, so each window is asked once. */
+    spotCheckedUntil: timestamp("spot_checked_until", { withTimezone: true }),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
   },
   (t) => [
@@ -123,6 +130,13 @@ export const instances = pgTable(
       .on(t.regionCode, t.gpuModelId, t.priority, t.queuedAt)
       .where(sql`state = 'queued'`),
     uniqueIndex("instances_idempotency_key").on(t.orgId, t.idempotencyKey),
+    // The reconciler's work list: transitional states whose deadline has passed.
+    index("instances_deadline_idx")
+      .on(t.stateDeadline)
+      .where(sql`state in ('provisioning', 'stopping', 'terminating', 'preempting')`),
+    index("instances_node_idx")
+      .on(t.nodeId)
+      .where(sql`state in ('provisioning', 'running', 'stopping', 'preempting')`),
   ],
 );
 
