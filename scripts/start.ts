@@ -5,6 +5,7 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { closeDb } from "@/lib/db/client";
 import { type EmbeddedDb, isPortFree, StartupError, startEmbeddedPostgres } from "@/lib/db/embedded";
 import { runMigrations } from "@/lib/db/migrate";
 import { sourceFingerprint } from "@/lib/runtime/build-fingerprint";
@@ -74,6 +75,8 @@ async function main(): Promise<void> {
   process.env.DATABASE_URL = url;
   await runMigrations(url);
   const seeded = await seedIfEmpty({ dataDir: dir });
+  // The web server and worker open their own pools; this process no longer needs one.
+  await closeDb();
 
   const baseUrl = process.env.NEXTAUTH_URL ?? `http://localhost:${port}`;
   const env: NodeJS.ProcessEnv = {
