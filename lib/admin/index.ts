@@ -1,0 +1,14 @@
+/** The platform operator's read models. Every function refuses anyone but an operator (requireOperator). */
+export { listPlatformAuditLog, type Paged, type PlatformAuditFilters } from "@/lib/audit";
+export { type FleetJurisdiction, type FleetModelRow, type FleetRegion, getFleet } from "./fleet";
+export {
+  getOutboxMessage,
+  listOutboxMessages,
+  OUTBOX_STATUSES,
+  type OutboxFilters,
+  type OutboxMessage,
+  type OutboxRow,
+  type OutboxStatus,
+} from "./outbox";
+export { getPlatformOverview, type PlatformOverview } from "./overview";
+export { listTenants, TENANTS_PAGE_SIZE, type TenantFilters, type TenantRow } from "./tenants";

@@ -1,0 +1,90 @@
+import "server-only";
+import { and, count, desc, eq } from "drizzle-orm";
+import { z } from "zod";
+import { type Paged, paged, pageParam } from "@/lib/audit";
+import { type Ctx, NotFoundError } from "@/lib/core";
+import { getDb } from "@/lib/db/client";
+import { organizations, outbox, outboxStatus } from "@/lib/db/schema";
+import { requireOperator } from "@/lib/tenancy";
+
+export const OUTBOX_PAGE_SIZE = 50;
+export const OUTBOX_STATUSES = outboxStatus.enumValues;
+export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
+
+export type OutboxRow = {
+  id: string;
+  toAddress: string;
+  subject: string;
+  status: OutboxStatus;
+  attempts: number;
+  lastError: string | null;
+  createdAt: Date;
+  sentAt: Date | null;
+  nextAttemptAt: Date;
+  orgSlug: string | null;
+};
+
+const filtersSchema = z.object({
+  status: z.enum(OUTBOX_STATUSES).optional().catch(undefined),
+  page: pageParam,
+});
+export type OutboxFilters = { status?: string; page?: number | string };
+
+const columns = {
+  id: outbox.id,
+  toAddress: outbox.toAddress,
+  subject: outbox.subject,
+  status: outbox.status,
+  attempts: outbox.attempts,
+  lastError: outbox.lastError,
+  createdAt: outbox.createdAt,
+  sentAt: outbox.sentAt,
+  nextAttemptAt: outbox.nextAttemptAt,
+  orgSlug: organizations.slug,
+};
+
+/** Outgoing email, newest first, with the count per status for the filter. */
+export async function listOutboxMessages(
+  ctx: Ctx,
+  filters: OutboxFilters = {},
+): Promise<Paged<OutboxRow> & { counts: Record<OutboxStatus, number> }> {
+  requireOperator(ctx);
+  const f = filtersSchema.parse(filters);
+  const exec = ctx.tx ?? getDb();
+  const where = f.status ? eq(outbox.status, f.status) : undefined;
+  const [rows, byStatus] = await Promise.all([
+    exec
+      .select(columns)
+      .from(outbox)
+      .leftJoin(organizations, eq(organizations.id, outbox.orgId))
+      .where(where)
+      .orderBy(desc(outbox.createdAt), desc(outbox.id))
+      .limit(OUTBOX_PAGE_SIZE)
+      .offset((f.page - 1) * OUTBOX_PAGE_SIZE),
+    exec.select({ status: outbox.status, n: count() }).from(outbox).groupBy(outbox.status),
+  ]);
+  const counts = Object.fromEntries(OUTBOX_STATUSES.map((s) => [s, 0])) as Record<OutboxStatus, number>;
+  for (const r of byStatus) counts[r.status] = r.n;
+  const total = f.status ? counts[f.status] : Object.values(counts).reduce((a, b) => a + b, 0);
+  return { ...paged(rows, total, f.page, OUTBOX_PAGE_SIZE), counts };
+}
+
+export type OutboxMessage = OutboxRow & {
+  textBody: string;
+  htmlBody: string | null;
+  dedupeKey: string | null;
+};
+
+/** One message with its text and HTML parts. */
+export async function getOutboxMessage(ctx: Ctx, id: string): Promise<OutboxMessage> {
+  requireOperator(ctx);
+  if (!z.uuid().safeParse(id).success) throw new NotFoundError("Message");
+  const exec = ctx.tx ?? getDb();
+  const [row] = await exec
+    .select({ ...columns, textBody: outbox.textBody, htmlBody: outbox.htmlBody, dedupeKey: outbox.dedupeKey })
+    .from(outbox)
+    .leftJoin(organizations, eq(organizations.id, outbox.orgId))
+    .where(and(eq(outbox.id, id)));
+  if (!row) throw new NotFoundError("Message");
+  return row;
+}

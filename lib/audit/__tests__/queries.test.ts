@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { makeUser } from "@/lib/admin/__tests__/fixtures";
+import { listAuditLog, listPlatformAuditLog, writeAudit } from "@/lib/audit";
+import { ForbiddenError, NotFoundError, type UserActor } from "@/lib/core";
+import { getDb } from "@/lib/db/client";
+import { memberships } from "@/lib/db/schema";
+import { newTenant } from "@/test/factories";
+
+async function tenantWithLog() {
+  const t = await newTenant("audit");
+  const db = getDb();
+  const admin = await makeUser(db, { label: "audit-admin" });
+  const member = await makeUser(db, { label: "audit-member" });
+  await db.insert(memberships).values([
+    { orgId: t.org.id, userId: admin.actor.userId, role: "admin" },
+    { orgId: t.org.id, userId: member.actor.userId, role: "member" },
+  ]);
+  const base = Date.parse("2030-01-01T00:00:00Z");
+  for (let i = 0; i < 3; i++) {
+    await writeAudit(db, t.actor, {
+      orgId: t.org.id,
+      action: i === 1 ? "project.created" : "instance.launched",
+      targetType: "instance",
+      targetId: `i-${i}`,
+      data: { n: i },
+      at: new Date(base + i * 60_000),
+    });
+  }
+  return { ...t, admin, member };
+}
+
+describe("listAuditLog (tenant)", () => {
+  it("shows an admin their organization's events newest first, with the actor's email", async () => {
+    const t = await tenantWithLog();
+    const log = await listAuditLog(t.admin.ctx, t.org.slug);
+    const mine = log.rows.filter((r) => r.targetId?.startsWith("i-"));
+    expect(mine.map((r) => r.targetId)).toEqual(["i-2", "i-1", "i-0"]);
+    expect(mine[0]).toMatchObject({ actorEmail: t.user.email, data: { n: 2 }, org: { slug: t.org.slug } });
+    expect(log.rows.every((r) => r.org?.slug === t.org.slug)).toBe(true);
+    expect(log.actions).toEqual(expect.arrayContaining(["instance.launched", "project.created"]));
+  });
+
+  it("filters by action", async () => {
+    const t = await tenantWithLog();
+    const log = await listAuditLog(t.ctx, t.org.slug, { action: "project.created" });
+    expect(log.rows.map((r) => r.targetId)).toEqual(["i-1"]);
+    expect(log.total).toBe(1);
+  });
+
+  it("refuses a member (Forbidden) and another organization's admin (NotFound)", async () => {
+    const t = await tenantWithLog();
+    const other = await newTenant("audit-other");
+    await expect(listAuditLog(t.member.ctx, t.org.slug)).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(listAuditLog(other.ctx, t.org.slug)).rejects.toBeInstanceOf(NotFoundError);
+  });
+});
+
+describe("listPlatformAuditLog", () => {
+  it("lets an operator filter every organization's log by organization and action", async () => {
+    const t = await tenantWithLog();
+    await newTenant("audit-noise");
+    const op: { actor: UserActor } = { actor: { ...t.admin.actor, isOperator: true } };
+    const log = await listPlatformAuditLog(op, { org: t.org.slug, action: "instance.launched" });
+    expect(log.rows.map((r) => r.targetId)).toEqual(["i-2", "i-0"]);
+    const orgOnly = await listPlatformAuditLog(op, { org: t.org.slug });
+    expect(orgOnly.rows.every((r) => r.org?.slug === t.org.slug)).toBe(true);
+    expect(orgOnly.rows.map((r) => r.action)).toContain("organization.created");
+    await expect(listPlatformAuditLog(t.ctx)).rejects.toBeInstanceOf(ForbiddenError);
+  });
+});
