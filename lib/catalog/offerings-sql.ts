@@ -1,0 +1,120 @@
+import "server-only";
+import { type SQL, sql } from "drizzle-orm";
+import type { CatalogFilters, CatalogSort, PricingModel } from "./schemas";
+
+/** Whitelisted column per pricing model: filter values never reach SQL as identifiers. */
+const PRICE_COLUMN: Record<PricingModel, SQL> = {
+  on_demand: sql.raw("o.on_demand"),
+  spot: sql.raw("o.spot"),
+  reserved_1m: sql.raw("o.reserved_1m"),
+  reserved_1y: sql.raw("o.reserved_1y"),
+};
+
+function sortSql(sort: CatalogSort, price: SQL): SQL {
+  const [metric, dir] = [sort.slice(0, sort.lastIndexOf("_")), sort.endsWith("_desc") ? "desc" : "asc"];
+  const expr =
+    metric === "per_gpu"
+      ? sql`${price} / o.gpu_share`
+      : metric === "per_tflop"
+        ? sql`${price} / nullif(o.gpu_share * o.bf16_tflops, 0)`
+        : price;
+  // Ties broken by stable keys so pages never overlap or skip rows.
+  return sql`${expr} ${sql.raw(dir)} nulls last, o.region_code asc, o.instance_type_id asc`;
+}
+
+const textArray = (xs: string[]) => sql`${sql.param(xs)}::text[]`;
+
+/**
+ * Offerings (instance type × region with a price in force at `at`) with their prices per pricing model and
+ * live availability, as one SQL statement. Availability counts only active nodes and subtracts every
+ * allocation that has not been released:
+ *  - whole-GPU type: Σ over nodes of floor(free whole non-MIG GPUs / gpu_count)
+ *  - MIG type:       Σ over MIG-mode GPUs of floor(free slices / profile slices)
+ */
+export function offeringsCte(at: Date, allowed: string[], where: SQL[]): SQL {
+  const filters = where.length ? sql`where ${sql.join(where, sql` and `)}` : sql``;
+  return sql`
+  with cur as (
+    select p.instance_type_id, p.region_code,
+      min(p.usd_per_hour) filter (where p.pricing_model = 'on_demand') as on_demand,
+      min(p.usd_per_hour) filter (where p.pricing_model = 'spot') as spot,
+      min(p.usd_per_hour) filter (where p.pricing_model = 'reserved_1m') as reserved_1m,
+      min(p.usd_per_hour) filter (where p.pricing_model = 'reserved_1y') as reserved_1y
+    from prices p
+    where p.effective_from <= ${at} and (p.effective_to is null or p.effective_to > ${at})
+    group by p.instance_type_id, p.region_code
+  ),
+  gpu_free as (
+    select n.id as node_id, n.region_code, n.gpu_model_id, g.mig_enabled,
+      greatest(0, 7 - coalesce(sum(a.slices), 0))::int as free_slices
+    from nodes n
+    join node_gpus g on g.node_id = n.id
+    left join gpu_allocations a on a.node_gpu_id = g.id and a.released_at is null
+    where n.status = 'active'
+    group by n.id, g.id
+  ),
+  node_free as (
+    select node_id, region_code, gpu_model_id,
+      count(*) filter (where not mig_enabled and free_slices = 7)::int as whole_free
+    from gpu_free
+    group by node_id, region_code, gpu_model_id
+  ),
+  base as (
+    select it.id as instance_type_id, it.gpu_model_id, it.gpu_count, it.mig_profile, it.vcpus, it.ram_gib,
+      it.local_disk_gib, r.code as region_code, r.name as region_name, r.city, r.country, r.jurisdiction,
+      gm.name as gpu_model_name, gm.memory_gib as gpu_model_memory_gib, gm.bf16_tflops,
+      gm.memory_bandwidth_gbps, gm.tdp_watts, mp.slices as mig_slices,
+      coalesce(mp.memory_gib, gm.memory_gib) as gpu_memory_gib,
+      case when it.mig_profile is null then it.gpu_count::numeric else mp.slices / 7.0 end as gpu_share,
+      cur.on_demand, cur.spot, cur.reserved_1m, cur.reserved_1y,
+      (cardinality(${textArray(allowed)}) = 0 or r.jurisdiction = any(${textArray(allowed)})) as allowed
+    from cur
+    join instance_types it on it.id = cur.instance_type_id
+    join regions r on r.code = cur.region_code and r.active
+    join gpu_models gm on gm.id = it.gpu_model_id
+    left join lateral (
+      select (e->>'slices')::int as slices, (e->>'memoryGib')::int as memory_gib
+      from jsonb_array_elements(gm.mig_profiles) e where e->>'name' = it.mig_profile limit 1
+    ) mp on true
+    ${filters}
+  ),
+  o as (
+    select b.*, case
+      when b.mig_profile is null then (
+        select coalesce(sum(nf.whole_free / b.gpu_count), 0) from node_free nf
+        where nf.region_code = b.region_code and nf.gpu_model_id = b.gpu_model_id)
+      else (
+        select coalesce(sum(gf.free_slices / b.mig_slices), 0) from gpu_free gf
+        where gf.mig_enabled and gf.region_code = b.region_code and gf.gpu_model_id = b.gpu_model_id)
+      end::int as available
+    from base b
+  )`;
+}
+
+/** WHERE terms on `base` (columns of instance_types it, regions r, gpu models gm, current prices cur). */
+export function filterTerms(f: CatalogFilters): SQL[] {
+  const price = sql.raw(`cur.${f.pricing}`);
+  const terms: SQL[] = [sql`${price} is not null`];
+  if (f.region.length) terms.push(sql`r.code = any(${textArray(f.region)})`);
+  if (f.jurisdiction.length) terms.push(sql`r.jurisdiction = any(${textArray(f.jurisdiction)})`);
+  if (f.gpu.length) terms.push(sql`it.gpu_model_id = any(${textArray(f.gpu)})`);
+  if (f.minMemoryGib) terms.push(sql`coalesce(mp.memory_gib, gm.memory_gib) >= ${f.minMemoryGib}`);
+  if (f.gpuCount === "mig") terms.push(sql`it.mig_profile is not null`);
+  else if (f.gpuCount) terms.push(sql`it.mig_profile is null and it.gpu_count = ${Number(f.gpuCount)}`);
+  if (f.maxPrice !== undefined) terms.push(sql`${price} <= ${f.maxPrice}`);
+  return terms;
+}
+
+export function pageQuery(cte: SQL, f: CatalogFilters): SQL {
+  const availableOnly = f.available ? sql`where o.available > 0` : sql``;
+  return sql`${cte}
+    select o.*, ${PRICE_COLUMN[f.pricing]} as price, count(*) over ()::int as total
+    from o ${availableOnly}
+    order by ${sortSql(f.sort, PRICE_COLUMN[f.pricing])}
+    limit ${f.pageSize} offset ${(f.page - 1) * f.pageSize}`;
+}
+
+export function countQuery(cte: SQL, f: CatalogFilters): SQL {
+  const availableOnly = f.available ? sql`where o.available > 0` : sql``;
+  return sql`${cte} select count(*)::int as total from o ${availableOnly}`;
+}

@@ -1,0 +1,160 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import { type Ctx, NotFoundError, nowOf } from "@/lib/core";
+import { getDb } from "@/lib/db/client";
+import { requireOrgAccess } from "@/lib/tenancy";
+import { countQuery, filterTerms, offeringsCte, pageQuery } from "./offerings-sql";
+import { type CatalogFilters, catalogFiltersSchema, PRICING_MODELS, type PricingModel } from "./schemas";
+
+export type DisallowedReason = {
+  code: "outside_data_residency";
+  /** The organization's allowed jurisdictions, e.g. ["EU"]. */
+  allowedJurisdictions: string[];
+  message: string;
+};
+
+export type Offering = {
+  instanceTypeId: string;
+  regionCode: string;
+  regionName: string;
+  city: string;
+  country: string;
+  jurisdiction: string;
+  gpuModelId: string;
+  gpuModelName: string;
+  /** Whole GPUs; 1 for a MIG slice. */
+  gpuCount: number;
+  migProfile: string | null;
+  /** Compute slices (of 7) for a MIG slice, else null. */
+  migSlices: number | null;
+  /** Memory one device sees: the GPU's, or the MIG profile's. */
+  gpuMemoryGib: number;
+  /** Dense BF16 TFLOPS of one whole GPU; null where not verified. */
+  bf16TflopsPerGpu: number | null;
+  memoryBandwidthGbps: number | null;
+  tdpWatts: number | null;
+  vcpus: number;
+  ramGib: number;
+  localDiskGib: number;
+  /** USD per hour for the whole instance in force now, per pricing model (null = not sold that way). */
+  prices: Record<PricingModel, number | null>;
+  /** Price of the pricing model the list was filtered/sorted by. */
+  price: number;
+  pricePerGpu: number;
+  pricePerTflop: number | null;
+  /** Instances of this type that could be placed right now. */
+  available: number;
+  allowed: boolean;
+  disallowedReason: DisallowedReason | null;
+};
+
+export type OfferingPage = {
+  items: Offering[];
+  total: number;
+  page: number;
+  pageSize: number;
+  pageCount: number;
+  filters: CatalogFilters;
+  allowedJurisdictions: string[];
+};
+
+type Row = Record<string, unknown>;
+const n = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+function toOffering(r: Row, allowedJurisdictions: string[]): Offering {
+  const prices = Object.fromEntries(PRICING_MODELS.map((m) => [m, n(r[m])])) as Record<
+    PricingModel,
+    number | null
+  >;
+  const price = Number(r.price);
+  const share = Number(r.gpu_share);
+  const tflops = n(r.bf16_tflops);
+  const allowed = Boolean(r.allowed);
+  return {
+    instanceTypeId: String(r.instance_type_id),
+    regionCode: String(r.region_code),
+    regionName: String(r.region_name),
+    city: String(r.city),
+    country: String(r.country),
+    jurisdiction: String(r.jurisdiction),
+    gpuModelId: String(r.gpu_model_id),
+    gpuModelName: String(r.gpu_model_name),
+    gpuCount: Number(r.gpu_count),
+    migProfile: (r.mig_profile as string | null) ?? null,
+    migSlices: n(r.mig_slices),
+    gpuMemoryGib: Number(r.gpu_memory_gib),
+    bf16TflopsPerGpu: tflops,
+    memoryBandwidthGbps: n(r.memory_bandwidth_gbps),
+    tdpWatts: n(r.tdp_watts),
+    vcpus: Number(r.vcpus),
+    ramGib: Number(r.ram_gib),
+    localDiskGib: Number(r.local_disk_gib),
+    prices,
+    price,
+    pricePerGpu: price / share,
+    pricePerTflop: tflops ? price / (share * tflops) : null,
+    available: Number(r.available),
+    allowed,
+    disallowedReason: allowed
+      ? null
+      : {
+          code: "outside_data_residency",
+          allowedJurisdictions,
+          message: `Outside your organization's data residency (${allowedJurisdictions.join(", ")} only)`,
+        },
+  };
+}
+
+/**
+ * The catalog for one organization: filtered, sorted, paginated offerings with live availability, each
+ * marked allowed or not by the organization's data-residency jurisdictions. Filtering, sorting, counting and
+ * availability all happen in one SQL statement (a second, count-only one when the page is past the end).
+ */
+export async function listOfferings(
+  ctx: Ctx,
+  orgSlug: string,
+  input: Partial<CatalogFilters> = {},
+): Promise<OfferingPage> {
+  const { org } = await requireOrgAccess(ctx, orgSlug, "viewer");
+  const filters = catalogFiltersSchema.parse(input);
+  const exec = ctx.tx ?? getDb();
+  const allowed = org.allowedJurisdictions;
+  const cte = offeringsCte(nowOf(ctx), allowed, filterTerms(filters));
+  const { rows } = await exec.execute<Row>(pageQuery(cte, filters));
+  let total = Number(rows[0]?.total ?? 0);
+  if (!rows.length && filters.page > 1) {
+    const counted = await exec.execute<{ total: number }>(countQuery(cte, filters));
+    total = Number(counted.rows[0]?.total ?? 0);
+  }
+  return {
+    items: rows.map((r) => toOffering(r, allowed)),
+    total,
+    page: filters.page,
+    pageSize: filters.pageSize,
+    pageCount: Math.max(1, Math.ceil(total / filters.pageSize)),
+    filters,
+    allowedJurisdictions: allowed,
+  };
+}
+
+/** One offering (instance type in a region) as the organization sees it; NotFound when not on sale now. */
+export async function getOffering(
+  ctx: Ctx,
+  orgSlug: string,
+  key: { instanceTypeId: string; regionCode: string; pricing?: PricingModel },
+): Promise<Offering> {
+  const { org } = await requireOrgAccess(ctx, orgSlug, "viewer");
+  const filters = catalogFiltersSchema.parse({ pricing: key.pricing ?? "on_demand", pageSize: 10 });
+  const terms = [
+    ...filterTerms(filters),
+    sql`it.id = ${key.instanceTypeId}`,
+    sql`r.code = ${key.regionCode}`,
+  ];
+  const exec = ctx.tx ?? getDb();
+  const { rows } = await exec.execute<Row>(
+    pageQuery(offeringsCte(nowOf(ctx), org.allowedJurisdictions, terms), filters),
+  );
+  const row = rows[0];
+  if (!row) throw new NotFoundError("Offering");
+  return toOffering(row, org.allowedJurisdictions);
+}

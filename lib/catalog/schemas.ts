@@ -1,0 +1,102 @@
+import { z } from "zod";
+
+export const PRICING_MODELS = ["on_demand", "spot", "reserved_1m", "reserved_1y"] as const;
+export type PricingModel = (typeof PRICING_MODELS)[number];
+
+export const CATALOG_SORTS = [
+  "price_asc",
+  "price_desc",
+  "per_gpu_asc",
+  "per_gpu_desc",
+  "per_tflop_asc",
+  "per_tflop_desc",
+] as const;
+export type CatalogSort = (typeof CATALOG_SORTS)[number];
+
+/** Whole-GPU counts on sale, or "mig" for a MIG slice (a fraction of one GPU). */
+export const GPU_COUNT_OPTIONS = ["1", "2", "4", "8", "mig"] as const;
+export type GpuCountOption = (typeof GPU_COUNT_OPTIONS)[number];
+
+export const PAGE_SIZES = [10, 20, 50, 100] as const;
+export const DEFAULT_PAGE_SIZE = 20;
+
+const code = z.string().regex(/^[a-z0-9][a-z0-9.-]{0,62}$/);
+const list = (item: z.ZodString) => z.array(item).max(50);
+
+/**
+ * One schema per field, so a bad value in one filter is dropped and reported while the others still apply
+ * (a shared link with a typo shows results, never an error page).
+ */
+const fields = {
+  region: list(code).default([]),
+  jurisdiction: list(z.string().regex(/^[A-Z]{2,8}$/)).default([]),
+  gpu: list(code).default([]),
+  minMemoryGib: z.coerce.number().int().min(1).max(4096).optional(),
+  gpuCount: z.enum(GPU_COUNT_OPTIONS).optional(),
+  pricing: z.enum(PRICING_MODELS).default("on_demand"),
+  maxPrice: z.coerce.number().positive().max(1_000_000).optional(),
+  available: z
+    .union([z.literal(true), z.enum(["1", "true", "on"]).transform(() => true as const)])
+    .optional(),
+  sort: z.enum(CATALOG_SORTS).default("price_asc"),
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  pageSize: z.coerce
+    .number()
+    .int()
+    .refine((n) => (PAGE_SIZES as readonly number[]).includes(n))
+    .default(DEFAULT_PAGE_SIZE),
+};
+
+/** The catalog filters, shared by the page, the API and the tests. */
+export const catalogFiltersSchema = z.object(fields);
+export type CatalogFilters = z.output<typeof catalogFiltersSchema>;
+export type CatalogFilterInput = z.input<typeof catalogFiltersSchema>;
+
+const MULTI = new Set(["region", "jurisdiction", "gpu"]);
+
+export type RawParams = URLSearchParams | Record<string, string | string[] | undefined>;
+
+function valuesOf(raw: RawParams, key: string): string[] {
+  const v = raw instanceof URLSearchParams ? raw.getAll(key) : raw[key];
+  const arr = v === undefined ? [] : Array.isArray(v) ? v : [v];
+  // Multi-value fields also accept "a,b" so a hand-written link stays short.
+  return arr
+    .flatMap((s) => (MULTI.has(key) ? s.split(",") : [s]))
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/**
+ * Parse URL search params (or a plain record) into filters. Invalid values never throw: each bad field falls
+ * back to its default and its name is returned in `ignored` so the caller can say so.
+ */
+export function parseCatalogFilters(raw: RawParams): { filters: CatalogFilters; ignored: string[] } {
+  const out: Record<string, unknown> = {};
+  const ignored: string[] = [];
+  for (const [key, schema] of Object.entries(fields) as [keyof typeof fields, z.ZodType][]) {
+    const values = valuesOf(raw, key);
+    const input = MULTI.has(key) ? values : values[0];
+    const parsed = schema.safeParse(input);
+    if (parsed.success) out[key] = parsed.data;
+    else {
+      ignored.push(key);
+      out[key] = schema.safeParse(MULTI.has(key) ? [] : undefined).data;
+    }
+  }
+  return { filters: catalogFiltersSchema.parse(out), ignored };
+}
+
+const DEFAULTS = catalogFiltersSchema.parse({});
+
+/** URL search params for filters, leaving out defaults so links stay short and canonical. */
+export function catalogSearchParams(filters: Partial<CatalogFilters>): URLSearchParams {
+  const p = new URLSearchParams();
+  for (const key of Object.keys(fields) as (keyof CatalogFilters)[]) {
+    const v = filters[key];
+    if (v === undefined || v === false) continue;
+    if (Array.isArray(v)) for (const item of v) p.append(key, item);
+    else if (key === "available") p.set(key, "1");
+    else if (v !== DEFAULTS[key]) p.set(key, String(v));
+  }
+  return p;
+}
