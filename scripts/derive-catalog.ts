@@ -28,6 +28,7 @@
  * 9. Price history: current prices take effect 90 days before seeding; whole-GPU H100 and A100 80GB
  *    on-demand prices also get an earlier row 8 % higher (180 → 90 days before) so effective dating shows.
  */
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 
@@ -387,6 +388,10 @@ if (isMain) {
   const data = deriveCatalog(dir);
   const out = path.join(process.cwd(), "lib", "seed", "catalog-data.json");
   fs.writeFileSync(out, `${JSON.stringify(data, null, 2)}\n`);
+  // The repository's formatter owns JSON layout too; running it keeps `biome check .` green after a derive.
+  spawnSync(path.join(process.cwd(), "node_modules", ".bin", "biome"), ["format", "--write", out], {
+    stdio: "ignore",
+  });
   console.log(
     `wrote ${path.relative(process.cwd(), out)}: ${data.regions.length} regions, ${data.gpuModels.length} GPU models, ${data.instanceTypes.length} instance types, ${data.prices.length} prices, ${data.nodes.length} nodes`,
   );

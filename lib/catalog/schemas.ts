@@ -93,7 +93,7 @@ export function catalogSearchParams(filters: Partial<CatalogFilters>): URLSearch
   const p = new URLSearchParams();
   for (const key of Object.keys(fields) as (keyof CatalogFilters)[]) {
     const v = filters[key];
-    if (v === undefined || v === false) continue;
+    if (v === undefined) continue;
     if (Array.isArray(v)) for (const item of v) p.append(key, item);
     else if (key === "available") p.set(key, "1");
     else if (v !== DEFAULTS[key]) p.set(key, String(v));
