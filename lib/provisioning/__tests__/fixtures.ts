@@ -1,0 +1,131 @@
+import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
+import type { Ctx, UserActor } from "@/lib/core";
+import { getDb } from "@/lib/db/client";
+import { memberships, nodeGpus, nodes, regions, users } from "@/lib/db/schema";
+import { seedImages } from "@/lib/provisioning/images";
+import { ensureCatalogSeeded } from "@/lib/seed/catalog";
+import type { OrgRole } from "@/lib/tenancy";
+import { newTenant } from "@/test/factories";
+
+/** A settable clock: tests move time forward instead of sleeping. */
+export function testClock(start = new Date("2030-01-06T09:00:00Z")) {
+  let t = start.getTime();
+  return {
+    now: () => new Date(t),
+    advance: (ms: number) => {
+      t += ms;
+    },
+    set: (d: Date) => {
+      t = d.getTime();
+    },
+  };
+}
+
+export async function ensureCatalog() {
+  await ensureCatalogSeeded();
+  await getDb().transaction((tx) => seedImages(tx));
+}
+
+export type FleetNodeSpec = {
+  gpus?: number;
+  model?: string;
+  mig?: number[];
+  status?: "active" | "draining" | "down";
+};
+export type TestFleet = {
+  region: string;
+  nodes: Array<{ id: string; name: string; gpuIds: string[] }>;
+};
+
+/**
+ * A region of its own (unique code, prices for every instance type of the models used) with the given nodes,
+ * so fleet tests never compete with other tests for capacity.
+ */
+export async function newFleet(
+  specs: FleetNodeSpec[],
+  opts: { jurisdiction?: string; models?: string[] } = {},
+): Promise<TestFleet> {
+  await ensureCatalog();
+  const db = getDb();
+  const code = `t-${randomUUID().slice(0, 8)}`;
+  await db.insert(regions).values({
+    code,
+    name: `Test ${code}`,
+    city: "Testville",
+    country: "ES",
+    jurisdiction: opts.jurisdiction ?? "EU",
+    pue: 1.2,
+    gridGco2PerKwh: 150,
+  });
+  const models = [...new Set([...(opts.models ?? []), ...specs.map((s) => s.model ?? "h100")])];
+  await db.execute(sql`
+    insert into prices (instance_type_id, region_code, pricing_model, usd_per_hour, effective_from)
+    select t.id, ${code}, pm.m::pricing_model,
+      round((case when t.mig_profile is null then t.gpu_count * 2.5 else 0.5 end)
+            * case pm.m when 'spot' then 0.4 when 'reserved_1m' then 0.8 when 'reserved_1y' then 0.6 else 1 end, 4),
+      '2020-01-01'
+    from instance_types t
+    cross join (values ('on_demand'), ('spot'), ('reserved_1m'), ('reserved_1y')) as pm(m)
+    where t.gpu_model_id = any(${`{${models.join(",")}}`}::text[])`);
+  const out: TestFleet = { region: code, nodes: [] };
+  for (const [i, s] of specs.entries()) {
+    const gpus = s.gpus ?? 8;
+    const [node] = await db
+      .insert(nodes)
+      .values({
+        name: `${code}-n${i}`,
+        regionCode: code,
+        gpuModelId: s.model ?? "h100",
+        gpuCount: gpus,
+        vcpus: 128,
+        ramGib: 1024,
+        status: s.status ?? "active",
+      })
+      .returning();
+    if (!node) throw new Error("node insert failed");
+    const gpuRows = await db
+      .insert(nodeGpus)
+      .values(
+        Array.from({ length: gpus }, (_, g) => ({
+          nodeId: node.id,
+          gpuIndex: g,
+          migEnabled: s.mig?.includes(g) ?? false,
+        })),
+      )
+      .returning();
+    out.nodes.push({ id: node.id, name: node.name, gpuIds: gpuRows.map((r) => r.id) });
+  }
+  return out;
+}
+
+/** A fresh organization with its owner; `as(role)` adds a user of that role and returns their context. */
+export async function newOrg(label = "prov", clock = testClock()) {
+  const t = await newTenant(label);
+  const ownerCtx: Ctx = { actor: t.actor, now: clock.now };
+  async function as(role: OrgRole): Promise<Ctx> {
+    const [u] = await getDb()
+      .insert(users)
+      .values({ email: `${role}-${randomUUID().slice(0, 8)}@example.test`, name: `${role} user` })
+      .returning();
+    if (!u) throw new Error("user insert failed");
+    await getDb().insert(memberships).values({ orgId: t.org.id, userId: u.id, role });
+    const actor: UserActor = { kind: "user", userId: u.id, email: u.email, isOperator: false };
+    return { actor, now: clock.now };
+  }
+  return { ...t, ctx: ownerCtx, slug: t.org.slug, clock, as };
+}
+
+/** A valid notebook launch for the fleet's region; override what the test is about. */
+export function notebookSpec(region: string, over: Record<string, unknown> = {}) {
+  return {
+    kind: "notebook",
+    name: `nb-${randomUUID().slice(0, 6)}`,
+    project: "default",
+    region,
+    instanceType: "h100.1x",
+    pricingModel: "on_demand",
+    image: "pytorch-2.5-cuda12.4",
+    ...over,
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * lib/provisioning: the instance lifecycle, launch with quota and policy checks, placement on the fleet, the
+ * reconciler, queue insight and the provider registry. Other domains and the app import only from here.
+ */
+export { IMAGE_CATALOG, type ImageSummary, listImages, seedImages } from "./images";
+export { type LaunchResult, launch } from "./launch";
+export { applyTransition, applyTransitions, type Transition } from "./lifecycle";
+export { currentPrice, type PricingModelDb } from "./offerings";
+export {
+  createFixedProvider,
+  getProvider,
+  type LogLine,
+  type MetricSample,
+  type Provider,
+  type ProviderInstance,
+  setProvider,
+} from "./providers";
+export {
+  getInstance,
+  type InstanceDetail,
+  type InstanceList,
+  type InstanceListItem,
+  listInstances,
+} from "./queries";
+export {
+  DEFAULT_QUOTA_GPUS,
+  gpusOfSlices,
+  type QuotaLeft,
+  quotaLeft,
+  SEEDED_QUOTA_GPUS,
+  seedDefaultQuotas,
+} from "./quota";
+export {
+  DEFAULT_PRIORITY,
+  DISK_GIB_DEFAULT,
+  DISK_GIB_MAX,
+  DISK_GIB_MIN,
+  type LaunchSpec,
+  type LaunchSpecInput,
+  type ListInstancesFilter,
+  launchSpecSchema,
+  listInstancesSchema,
+  PRIORITY_MAX,
+  PRIORITY_MIN,
+} from "./schemas";
+export { start } from "./start";
+export {
+  CAPACITY_STATES,
+  canTransition,
+  INSTANCE_STATES,
+  type InstanceState,
+  QUOTA_STATES,
+  TERMINAL_STATES,
+  TRANSITIONS,
+} from "./states";
+export { stop } from "./stop";
+export { cancel, terminate } from "./terminate";
+export type { Instance, InstanceEvent } from "./types";

@@ -1,0 +1,216 @@
+import "server-only";
+import { randomInt } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import { writeAudit } from "@/lib/audit";
+import {
+  ConflictError,
+  type Ctx,
+  type FieldErrors,
+  NotFoundError,
+  nowOf,
+  parseInput,
+  ValidationError,
+} from "@/lib/core";
+import { withTx } from "@/lib/db/client";
+import { images, instances, projects, regions } from "@/lib/db/schema";
+import { requireOrgAccess, roleAtLeast } from "@/lib/tenancy";
+import { acceleratorOfVendor } from "./images";
+import { applyTransition, recordCreated } from "./lifecycle";
+import { currentPrice, loadOffering, type PricingModelDb } from "./offerings";
+import { assertQuota, lockQuota } from "./quota";
+import { reservedTermWithRoom } from "./reservations";
+import { DEFAULT_PRIORITY, type LaunchSpec, launchSpecSchema } from "./schemas";
+import { advisoryXactLock } from "./sql";
+import type { Instance } from "./types";
+
+export type LaunchResult = {
+  instance: Instance /** True when the idempotency key matched an earlier launch. */;
+  replayed: boolean;
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function addError(errors: FieldErrors, field: string, message: string) {
+  errors[field] = [...(errors[field] ?? []), message];
+}
+
+/**
+ * Launch a notebook or container: validates the spec, then in one transaction checks the role, the project,
+ * the offering and its current price, the region's data-residency policy, the image, the reservation (for
+ * reserved) and the quota (under a per org × GPU model × region lock), records the instance requested → queued
+ * and returns at once; the scheduler places it. Any refusal writes nothing.
+ */
+export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<LaunchResult> {
+  const spec = parseInput(launchSpecSchema, raw);
+  return withTx(ctx.tx, async (tx) => {
+    const c: Ctx = { ...ctx, tx };
+    const now = nowOf(ctx);
+    const { org, role } = await requireOrgAccess(c, orgSlug, "member");
+
+    if (spec.idempotencyKey) {
+      await tx.execute(advisoryXactLock("forja:launch-key", `${org.id}/${spec.idempotencyKey}`));
+      const [prior] = await tx
+        .select()
+        .from(instances)
+        .where(and(eq(instances.orgId, org.id), eq(instances.idempotencyKey, spec.idempotencyKey)));
+      if (prior) return { instance: replayOrConflict(prior, spec), replayed: true };
+    }
+
+    const errors: FieldErrors = {};
+    if (spec.priority > DEFAULT_PRIORITY && !roleAtLeast(role, "admin")) {
+      addError(errors, "priority", `Only admins and owners can set a priority above ${DEFAULT_PRIORITY}`);
+    }
+    const [project] = await tx
+      .select({ id: projects.id })
+      .from(projects)
+      .where(
+        and(
+          eq(projects.orgId, org.id),
+          UUID.test(spec.project) ? eq(projects.id, spec.project) : eq(projects.slug, spec.project),
+        ),
+      );
+    if (!project) throw new NotFoundError("Project");
+
+    const [region] = await tx.select().from(regions).where(eq(regions.code, spec.region));
+    if (!region?.active) addError(errors, "region", "This region does not exist or is closed");
+    else if (org.allowedJurisdictions.length > 0 && !org.allowedJurisdictions.includes(region.jurisdiction)) {
+      addError(
+        errors,
+        "region",
+        `Your organization's data-residency policy allows only ${org.allowedJurisdictions.join(", ")}; ` +
+          `${region.code} is in ${region.jurisdiction}`,
+      );
+    }
+
+    const offering = await loadOffering(tx, spec.instanceType);
+    if (!offering) addError(errors, "instanceType", "This instance type does not exist");
+
+    const [image] = await tx.select().from(images).where(eq(images.id, spec.image));
+    if (!image?.active) addError(errors, "image", "This image does not exist");
+    else if (!image.kinds.includes(spec.kind)) {
+      addError(errors, "image", `${image.name} cannot run as a ${spec.kind}; choose another image`);
+    } else if (offering && image.accelerator !== acceleratorOfVendor(offering.vendor)) {
+      addError(
+        errors,
+        "image",
+        `${image.name} is built for ${image.accelerator} GPUs, not ${offering.vendor}`,
+      );
+    }
+    if (!offering || !region || errors.region) throw new ValidationError(errors);
+
+    const slices = offering.gpuCount * offering.slicesPerGpu;
+    await lockQuota(tx, org.id, offering.gpuModelId, region.code);
+    let pricingModel: PricingModelDb = spec.pricingModel === "reserved" ? "reserved_1y" : spec.pricingModel;
+    if (spec.pricingModel === "reserved") {
+      const term = await reservedTermWithRoom(tx, {
+        orgId: org.id,
+        gpuModelId: offering.gpuModelId,
+        regionCode: region.code,
+        slices,
+        now,
+      });
+      if (term) pricingModel = term;
+      else {
+        addError(
+          errors,
+          "pricingModel",
+          `Your organization has no active reservation for ${offering.gpuModelName} in ${region.code} with ` +
+            "enough unused GPUs; choose on-demand or spot",
+        );
+      }
+    }
+    if (!errors.pricingModel) {
+      const price = await currentPrice(tx, offering.instanceTypeId, region.code, pricingModel, now);
+      if (!price) {
+        addError(
+          errors,
+          spec.pricingModel === "reserved" ? "pricingModel" : "instanceType",
+          `${offering.instanceTypeId} is not offered ${pricingModel.replace("_", "-")} in ${region.code}`,
+        );
+      }
+    }
+    if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+
+    await assertQuota(tx, {
+      orgId: org.id,
+      gpuModelId: offering.gpuModelId,
+      gpuModelName: offering.gpuModelName,
+      regionCode: region.code,
+      slices,
+    });
+
+    const [row] = await tx
+      .insert(instances)
+      .values({
+        orgId: org.id,
+        projectId: project.id,
+        createdBy: c.actor.kind === "user" ? c.actor.userId : null,
+        name: spec.name,
+        kind: spec.kind,
+        state: "requested",
+        regionCode: region.code,
+        instanceTypeId: offering.instanceTypeId,
+        gpuModelId: offering.gpuModelId,
+        gpuCount: offering.gpuCount,
+        slicesPerGpu: offering.slicesPerGpu,
+        pricingModel,
+        priority: spec.priority,
+        imageId: spec.image,
+        command: spec.command ?? null,
+        args: spec.args ?? null,
+        env: spec.env ?? null,
+        exposedPort: spec.exposedPort ?? null,
+        diskGib: spec.diskGib,
+        workload: spec.workload ?? defaultWorkload(spec),
+        autoShutdown: spec.autoShutdown ?? null,
+        autoRecover: spec.autoRecover,
+        maxRuntimeMinutes: spec.maxRuntimeMinutes ?? null,
+        idempotencyKey: spec.idempotencyKey ?? null,
+        simSeed: randomInt(0, 2 ** 31 - 1),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    if (!row) throw new Error("instance insert returned nothing");
+    await recordCreated(tx, c, row, "Launch requested");
+    await applyTransition(tx, c, {
+      id: row.id,
+      orgId: org.id,
+      from: "requested",
+      to: "queued",
+      reason: "Accepted: quota and policy checks passed; waiting for capacity",
+      patch: { queuedAt: now },
+    });
+    await writeAudit(tx, c.actor, {
+      orgId: org.id,
+      action: "instance.launched",
+      targetType: "instance",
+      targetId: row.id,
+      data: { name: row.name, instanceType: row.instanceTypeId, region: row.regionCode, pricingModel },
+      at: now,
+    });
+    const [queued] = await tx.select().from(instances).where(eq(instances.id, row.id));
+    return { instance: queued as Instance, replayed: false };
+  });
+}
+
+function defaultWorkload(spec: LaunchSpec): "training" | "notebook" | "inference" {
+  if (spec.kind === "notebook") return "notebook";
+  return spec.exposedPort ? "inference" : "training";
+}
+
+/** Same key, same request → the earlier instance; same key for a different request is a client bug. */
+function replayOrConflict(prior: Instance, spec: LaunchSpec): Instance {
+  const same =
+    prior.name === spec.name &&
+    prior.kind === spec.kind &&
+    prior.regionCode === spec.region &&
+    prior.instanceTypeId === spec.instanceType;
+  if (!same) {
+    throw new ConflictError(
+      "This idempotency key was already used for a different launch; use a new key for a new instance",
+      { instanceId: prior.id },
+    );
+  }
+  return prior;
+}

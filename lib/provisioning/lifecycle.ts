@@ -1,0 +1,140 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import { type Actor, type Ctx, InvalidStateError, nowOf } from "@/lib/core";
+import type { Executor } from "@/lib/db/client";
+import { uuidArray } from "./sql";
+import { canTransition, holdsCapacity, type InstanceState } from "./states";
+
+/** Columns a transition may set together with the state. Absent = unchanged; null = cleared. */
+export type TransitionPatch = {
+  nodeId?: string | null;
+  stateDeadline?: Date | null;
+  startedAt?: Date | null;
+  stoppedAt?: Date | null;
+  queuedAt?: Date | null;
+  connection?: Record<string, string> | null;
+  stateReason?: string | null;
+  provisionFailure?: string | null;
+  spotCheckedUntil?: Date | null;
+};
+
+export type Transition = {
+  id: string;
+  orgId: string;
+  from: InstanceState;
+  to: InstanceState;
+  reason: string;
+  patch?: TransitionPatch;
+  /** When it happened, if not now (e.g. a deadline that passed before the worker looked). */
+  at?: Date;
+};
+
+export type EventActorKind = "user" | "api" | "system" | "scheduler" | "provider" | "policy";
+
+export function eventActorKind(actor: Actor): EventActorKind {
+  if (actor.kind === "user") return actor.tokenOrgId ? "api" : "user";
+  if (actor.name === "scheduler" || actor.name === "provider" || actor.name === "policy") return actor.name;
+  return "system";
+}
+
+function assertLegal(t: Transition): void {
+  if (!canTransition(t.from, t.to)) {
+    throw new InvalidStateError(`Cannot move an instance from "${t.from}" to "${t.to}"`, {
+      from: t.from,
+      to: t.to,
+    });
+  }
+}
+
+/**
+ * The one place that changes an instance's state. For each transition, in the caller's transaction: checks
+ * the transition table, updates the row only if it is still in `from` (optimistic check against concurrent
+ * changes), writes an instance_events row, and releases the instance's GPU allocations when it leaves a
+ * capacity-holding state. Returns the ids that moved; the others had changed state meanwhile.
+ */
+export async function applyTransitions(
+  exec: Executor,
+  ctx: Pick<Ctx, "actor" | "now">,
+  items: Transition[],
+): Promise<Set<string>> {
+  if (items.length === 0) return new Set();
+  for (const t of items) assertLegal(t);
+  const now = nowOf(ctx);
+  const rows = items.map((t) => ({ id: t.id, from_state: t.from, to_state: t.to, p: t.patch ?? {} }));
+  const col = (key: keyof TransitionPatch, column: string, type: string) =>
+    sql.raw(`${column} = case when v.p ? '${key}' then (v.p->>'${key}')::${type} else i.${column} end`);
+  const updated = await exec.execute<{ id: string }>(sql`
+    update instances i set
+      state = v.to_state,
+      updated_at = ${now},
+      ${col("nodeId", "node_id", "uuid")},
+      ${col("stateDeadline", "state_deadline", "timestamptz")},
+      ${col("startedAt", "started_at", "timestamptz")},
+      ${col("stoppedAt", "stopped_at", "timestamptz")},
+      ${col("queuedAt", "queued_at", "timestamptz")},
+      ${sql.raw(`connection = case when v.p ? 'connection' then v.p->'connection' else i.connection end`)},
+      ${col("stateReason", "state_reason", "text")},
+      ${col("provisionFailure", "provision_failure", "text")},
+      ${col("spotCheckedUntil", "spot_checked_until", "timestamptz")}
+    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+      as v(id uuid, from_state instance_state, to_state instance_state, p jsonb)
+    where i.id = v.id and i.state = v.from_state
+    returning i.id`);
+  const moved = new Set(updated.rows.map((r) => r.id));
+  const done = items.filter((t) => moved.has(t.id));
+  if (done.length === 0) return moved;
+
+  const kind = eventActorKind(ctx.actor);
+  const actorUserId = ctx.actor.kind === "user" ? ctx.actor.userId : null;
+  const events = done.map((t) => ({
+    org_id: t.orgId,
+    instance_id: t.id,
+    from_state: t.from,
+    to_state: t.to,
+    reason: t.reason,
+    at: (t.at ?? now).toISOString(),
+  }));
+  await exec.execute(sql`
+    insert into instance_events (org_id, instance_id, from_state, to_state, reason, actor_user_id, actor_kind, at)
+    select e.org_id, e.instance_id, e.from_state, e.to_state, e.reason, ${actorUserId}::uuid, ${kind}, e.at
+    from jsonb_to_recordset(${JSON.stringify(events)}::jsonb)
+      as e(org_id uuid, instance_id uuid, from_state instance_state, to_state instance_state, reason text,
+           at timestamptz)`);
+
+  const releasing = done.filter((t) => holdsCapacity(t.from) && !holdsCapacity(t.to));
+  if (releasing.length > 0) {
+    await exec.execute(sql`
+      update gpu_allocations set released_at = ${now}
+      where instance_id = any(${uuidArray(releasing.map((t) => t.id))}) and released_at is null`);
+  }
+  return moved;
+}
+
+/** One transition; InvalidStateError when it is illegal or the instance changed state meanwhile. */
+export async function applyTransition(
+  exec: Executor,
+  ctx: Pick<Ctx, "actor" | "now">,
+  item: Transition,
+): Promise<void> {
+  const moved = await applyTransitions(exec, ctx, [item]);
+  if (!moved.has(item.id)) {
+    throw new InvalidStateError(
+      `The instance is no longer "${item.from}"; it changed while this was being done. Reload and try again.`,
+      { from: item.from, to: item.to },
+    );
+  }
+}
+
+/** The first event of an instance: it exists, in "requested". */
+export async function recordCreated(
+  exec: Executor,
+  ctx: Pick<Ctx, "actor" | "now">,
+  instance: { id: string; orgId: string },
+  reason: string,
+): Promise<void> {
+  await exec.execute(sql`
+    insert into instance_events (org_id, instance_id, from_state, to_state, reason, actor_user_id, actor_kind, at)
+    values (${instance.orgId}, ${instance.id}, null, 'requested', ${reason},
+            ${ctx.actor.kind === "user" ? ctx.actor.userId : null}::uuid, ${eventActorKind(ctx.actor)},
+            ${nowOf(ctx)})`);
+}

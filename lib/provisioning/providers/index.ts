@@ -1,0 +1,19 @@
+import { createFixedProvider } from "./fixed";
+import type { Provider } from "./types";
+
+export { createFixedProvider, type FixedProviderOptions } from "./fixed";
+export type { LogLine, MetricSample, Provider, ProviderInstance, ProvisionPlan } from "./types";
+
+// Process-wide: the worker, the web server and the tests each pick the provider once at start-up.
+let current: Provider | null = null;
+
+/** The provider lifecycle transitions ask about timing and connection details. */
+export function getProvider(): Provider {
+  current ??= createFixedProvider();
+  return current;
+}
+
+/** Replace the provider (tests install a fixed one; a deployment may install Kubernetes). */
+export function setProvider(provider: Provider | null): void {
+  current = provider;
+}

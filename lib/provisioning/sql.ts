@@ -1,0 +1,16 @@
+import { type SQL, sql } from "drizzle-orm";
+
+/** A uuid[] parameter (drizzle would otherwise expand a JS array into a list of parameters). */
+export function uuidArray(ids: readonly string[]): SQL {
+  return sql`${`{${ids.join(",")}}`}::uuid[]`;
+}
+
+export function textArray(values: readonly string[]): SQL {
+  const quoted = values.map((v) => `"${v.replace(/["\\]/g, "\\$&")}"`);
+  return sql`${`{${quoted.join(",")}}`}::text[]`;
+}
+
+/** Two-key advisory lock for the rest of the transaction; keys are hashed namespaced strings. */
+export function advisoryXactLock(namespace: string, key: string): SQL {
+  return sql`select pg_advisory_xact_lock(hashtext(${namespace}), hashtext(${key}))`;
+}
