@@ -1,16 +1,18 @@
 import type { Locale } from "@/i18n/config";
+import enAdmin from "./en/admin.json";
 import enAuth from "./en/auth.json";
 import enCommon from "./en/common.json";
+import esAdmin from "./es/admin.json";
 import esAuth from "./es/auth.json";
 import esCommon from "./es/common.json";
 
 /**
  * Message catalog, one JSON file per namespace and language. Add a namespace by importing both files here.
- * messages/__tests__ checks that both languages have the same keys.
+ * test/messages.test.ts checks that both languages have the same keys and ICU arguments, and that each file is registered.
  */
 const catalogs = {
-  en: { ...enCommon, ...enAuth },
-  es: { ...esCommon, ...esAuth },
+  en: { ...enCommon, ...enAuth, ...enAdmin },
+  es: { ...esCommon, ...esAuth, ...esAdmin },
 } satisfies Record<Locale, Record<string, unknown>>;
 
 export type Messages = (typeof catalogs)["en"];

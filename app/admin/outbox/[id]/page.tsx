@@ -1,0 +1,77 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { getTranslations } from "next-intl/server";
+import { OutboxStatusBadge } from "@/components/admin/outbox-status";
+import { PageHeader } from "@/components/admin/page-header";
+import { RelativeTime } from "@/components/admin/relative-time";
+import { getOutboxMessage } from "@/lib/admin";
+import { NotFoundError } from "@/lib/core";
+import { getAdminContext } from "../../admin-context";
+
+async function load(id: string) {
+  const ctx = await getAdminContext();
+  try {
+    return await getOutboxMessage(ctx, id);
+  } catch (err) {
+    if (err instanceof NotFoundError) notFound();
+    throw err;
+  }
+}
+
+export default async function OutboxMessagePage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const [m, t] = await Promise.all([load(id), getTranslations("Admin.outbox")]);
+  const facts: Array<[string, React.ReactNode]> = [
+    [t("to"), m.toAddress],
+    [t("statusLabel"), <OutboxStatusBadge key="s" status={m.status} />],
+    [t("attempts"), m.attempts],
+    [t("created"), <RelativeTime key="c" date={m.createdAt} />],
+    [t("sent"), m.sentAt ? <RelativeTime key="t" date={m.sentAt} /> : "—"],
+    ...(m.status === "pending"
+      ? [[t("nextAttempt"), <RelativeTime key="n" date={m.nextAttemptAt} />] as [string, React.ReactNode]]
+      : []),
+    [t("lastError"), m.lastError ?? "—"],
+    [t("organization"), m.orgSlug ?? "—"],
+    [t("dedupeKey"), m.dedupeKey ?? "—"],
+  ];
+  return (
+    <>
+      <Link href="/admin/outbox" className="text-sm text-orange-700 underline dark:text-orange-400">
+        {t("back")}
+      </Link>
+      <PageHeader title={m.subject} />
+      <dl className="mb-6 grid max-w-3xl grid-cols-[max-content_1fr] gap-x-6 gap-y-2 text-sm">
+        {facts.map(([k, v]) => (
+          <div key={k} className="contents">
+            <dt className="font-medium text-slate-600 dark:text-slate-400">{k}</dt>
+            <dd className="break-all">{v}</dd>
+          </div>
+        ))}
+      </dl>
+      <section aria-labelledby="text-part" className="mb-6">
+        <h2 id="text-part" className="mb-2 text-lg font-semibold">
+          {t("textPart")}
+        </h2>
+        <pre className="max-w-3xl overflow-x-auto whitespace-pre-wrap rounded-md border border-slate-200 bg-slate-50 p-3 text-sm dark:border-slate-800 dark:bg-slate-900">
+          {m.textBody}
+        </pre>
+      </section>
+      <section aria-labelledby="html-part">
+        <h2 id="html-part" className="mb-2 text-lg font-semibold">
+          {t("htmlPart")}
+        </h2>
+        {m.htmlBody ? (
+          // sandbox="" gives the email no scripts, forms, navigation or same-origin access to the console.
+          <iframe
+            sandbox=""
+            srcDoc={m.htmlBody}
+            title={t("htmlFrameTitle", { subject: m.subject })}
+            className="h-[32rem] w-full max-w-3xl rounded-md border border-slate-200 bg-white dark:border-slate-800"
+          />
+        ) : (
+          <p className="text-sm">{t("noHtml")}</p>
+        )}
+      </section>
+    </>
+  );
+}
