@@ -10,7 +10,12 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["lib/**/__tests__/**/*.test.ts", "scripts/**/__tests__/**/*.test.ts", "test/**/*.test.ts"],
+    include: [
+      "lib/**/__tests__/**/*.test.ts",
+      "components/**/__tests__/**/*.test.ts",
+      "scripts/**/__tests__/**/*.test.ts",
+      "test/**/*.test.ts",
+    ],
     globalSetup: ["test/global-setup.ts"],
     setupFiles: ["test/setup-env.ts"],
     testTimeout: 60_000,
