@@ -1,3 +1,4 @@
+export * from "./billing";
 export * from "./catalog";
 export * from "./notify";
 export * from "./provisioning";
