@@ -1,4 +1,6 @@
+import { systemCtx } from "@/lib/core";
 import { deliverOutbox } from "@/lib/notify";
+import { ingestMetrics, rollupMetrics } from "@/lib/telemetry";
 
 export type PeriodicTask = {
   name: string;
@@ -14,6 +16,20 @@ export const periodicTasks: PeriodicTask[] = [
     everySeconds: 2,
     run: async () => {
       await deliverOutbox({ now: new Date() });
+    },
+  },
+  {
+    name: "telemetry-ingest-metrics",
+    everySeconds: 10,
+    run: async () => {
+      await ingestMetrics(systemCtx("telemetry"));
+    },
+  },
+  {
+    name: "telemetry-rollup-metrics",
+    everySeconds: 60,
+    run: async () => {
+      await rollupMetrics(systemCtx("telemetry"));
     },
   },
 ];

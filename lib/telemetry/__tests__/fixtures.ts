@@ -1,0 +1,98 @@
+import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { getDb } from "@/lib/db/client";
+import { instances, nodeGpus, nodes, regions } from "@/lib/db/schema";
+import { seedImages } from "@/lib/provisioning/images";
+import { ensureCatalogSeeded } from "@/lib/seed/catalog";
+import { newTenant } from "@/test/factories";
+
+export async function ensureCatalog() {
+  await ensureCatalogSeeded();
+  await getDb().transaction((tx) => seedImages(tx));
+}
+
+/** A region of its own, so fleet-wide analytics in a test only see that test's rows. */
+export async function newRegion(nodeSpecs: Array<{ gpus: number; model?: string; createdAt: Date }>) {
+  await ensureCatalog();
+  const db = getDb();
+  const code = `tl-${randomUUID().slice(0, 8)}`;
+  await db.insert(regions).values({
+    code,
+    name: `Telemetry ${code}`,
+    city: "Testville",
+    country: "ES",
+    jurisdiction: "EU",
+    pue: 1.2,
+    gridGco2PerKwh: 150,
+  });
+  const out: Array<{ id: string; gpuIds: string[] }> = [];
+  for (const [i, s] of nodeSpecs.entries()) {
+    const [node] = await db
+      .insert(nodes)
+      .values({
+        name: `${code}-n${i}`,
+        regionCode: code,
+        gpuModelId: s.model ?? "h100",
+        gpuCount: s.gpus,
+        vcpus: 64,
+        ramGib: 512,
+        createdAt: s.createdAt,
+      })
+      .returning();
+    if (!node) throw new Error("node insert failed");
+    const gpus = await db
+      .insert(nodeGpus)
+      .values(
+        Array.from({ length: s.gpus }, (_, g) => ({ nodeId: node.id, gpuIndex: g, migEnabled: g === 0 })),
+      )
+      .returning();
+    out.push({ id: node.id, gpuIds: gpus.map((g) => g.id) });
+  }
+  return { code, nodes: out };
+}
+
+export type InstanceOver = Partial<typeof instances.$inferInsert>;
+
+/** An instance row in a given state, written directly: these tests are about telemetry, not the lifecycle. */
+export async function insertInstance(
+  t: { org: { id: string }; project: { id: string } },
+  over: InstanceOver & { createdAt: Date },
+) {
+  const [row] = await getDb()
+    .insert(instances)
+    .values({
+      orgId: t.org.id,
+      projectId: t.project.id,
+      name: `tl-${randomUUID().slice(0, 6)}`,
+      kind: "container",
+      state: "running",
+      regionCode: "eu-es-mad1",
+      instanceTypeId: "h100.2x",
+      gpuModelId: "h100",
+      gpuCount: 2,
+      slicesPerGpu: 7,
+      pricingModel: "on_demand",
+      imageId: "pytorch-2.5-cuda12.4",
+      diskGib: 100,
+      workload: "training",
+      simSeed: 4242,
+      updatedAt: over.createdAt,
+      ...over,
+    })
+    .returning();
+  if (!row) throw new Error("instance insert failed");
+  return row;
+}
+
+export async function tenantWithCatalog(label = "tl") {
+  await ensureCatalog();
+  return newTenant(label);
+}
+
+export async function count(query: ReturnType<typeof sql>): Promise<number> {
+  const res = await getDb().execute<{ n: number }>(query);
+  return Number(res.rows[0]?.n ?? 0);
+}
+
+export const countSamples = (instanceId: string) =>
+  count(sql`select count(*)::int as n from metric_samples where instance_id = ${instanceId}`);

@@ -1,0 +1,42 @@
+/**
+ * lib/telemetry: GPU metrics (ingest from the provider, 5-minute rollups, downsampled chart series), container
+ * logs, energy, queue-time and fleet-capacity analytics, and the demo history back-fill. Framework-free; the
+ * worker, route handlers and pages call these.
+ */
+export { energyKwh } from "./energy";
+export {
+  type FleetCapacityPoint,
+  type FleetCapacityQuery,
+  type FleetCapacitySeries,
+  fleetCapacityQuerySchema,
+  fleetCapacitySeries,
+} from "./fleet";
+export { type IngestResult, ingestMetrics, MAX_CATCH_UP_MS, METRIC_STATES } from "./ingest";
+export {
+  type InstanceLogLine,
+  type InstanceLogs,
+  type InstanceLogsQuery,
+  instanceLogs,
+  instanceLogsQuerySchema,
+} from "./logs";
+export {
+  type ExpectedWait,
+  expectedWaits,
+  type QueueDepth,
+  type QueueWaitPoint,
+  type QueueWaitQuery,
+  type QueueWaitSeries,
+  queueWaitQuerySchema,
+  queueWaitSeries,
+} from "./queue";
+export { ANALYTICS_BIN_SECONDS, CHART_RANGES, type ChartRange, MAX_POINTS, RANGE_SPECS } from "./ranges";
+export { ROLLUP_BUCKET_MS, rollupMetrics } from "./rollup";
+export {
+  CHART_METRICS,
+  type ChartMetric,
+  type SeriesPoint,
+  type UtilizationQuery,
+  type UtilizationSeries,
+  utilizationQuerySchema,
+  utilizationSeries,
+} from "./series";

@@ -1,0 +1,8 @@
+import "server-only";
+import type { Provider } from "@/lib/provisioning";
+import { getProvider } from "@/lib/provisioning";
+
+/** The provider the lifecycle runs with (simulated by default); telemetry asks the same one. */
+export function defaultProvider(): Provider {
+  return getProvider();
+}

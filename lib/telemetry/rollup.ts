@@ -1,0 +1,55 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import { type Ctx, nowOf } from "@/lib/core";
+import { getDb } from "@/lib/db/client";
+
+export const ROLLUP_BUCKET_MS = 5 * 60_000;
+/** Re-aggregates this far back each run, so samples that arrived late (ingest catch-up) are counted. */
+export const ROLLUP_LOOKBACK_MS = 2 * 3_600_000;
+
+/**
+ * Aggregates closed 5-minute buckets of raw samples into metric_rollups_5m. Idempotent: INSERT … SELECT …
+ * ON CONFLICT DO UPDATE recomputes a bucket from its samples, and skips the write when the sample count is
+ * unchanged (samples are immutable once stored, so the same count means the same aggregate). Reads each
+ * (instance, GPU) through the primary-key range, never a scan of the whole table.
+ */
+export async function rollupMetrics(
+  ctx: Ctx,
+  opts: { now?: Date; lookbackMs?: number } = {},
+): Promise<{ buckets: number }> {
+  const now = opts.now ?? nowOf(ctx);
+  const end = Math.floor(now.getTime() / ROLLUP_BUCKET_MS) * ROLLUP_BUCKET_MS;
+  const start =
+    end - Math.ceil((opts.lookbackMs ?? ROLLUP_LOOKBACK_MS) / ROLLUP_BUCKET_MS) * ROLLUP_BUCKET_MS;
+  const from = new Date(start);
+  const to = new Date(end);
+  const exec = ctx.tx ?? getDb();
+  const res = await exec.execute(sql`
+    with targets as (
+      select i.id, g.gpu_index::int2 as gpu_index
+      from instances i cross join generate_series(0, i.gpu_count - 1) as g(gpu_index)
+      where i.started_at is not null
+        and (i.state in ('running', 'stopping', 'preempting') or i.updated_at >= ${from})
+    )
+    insert into metric_rollups_5m as r
+      (instance_id, gpu_index, bucket, org_id, samples, utilization_avg, utilization_max, memory_used_avg,
+       power_avg, temperature_avg)
+    select s.instance_id, s.gpu_index, date_bin('5 minutes', s.at, timestamptz 'epoch') as bucket, s.org_id,
+      count(*)::int, avg(s.utilization_pct), max(s.utilization_pct), avg(s.memory_used_gib), avg(s.power_watts),
+      avg(s.temperature_c)
+    from targets t
+    cross join lateral (
+      select * from metric_samples m
+      where m.instance_id = t.id and m.gpu_index = t.gpu_index and m.at >= ${from} and m.at < ${to}
+    ) s
+    group by s.instance_id, s.gpu_index, bucket, s.org_id
+    on conflict (instance_id, gpu_index, bucket) do update set
+      samples = excluded.samples,
+      utilization_avg = excluded.utilization_avg,
+      utilization_max = excluded.utilization_max,
+      memory_used_avg = excluded.memory_used_avg,
+      power_avg = excluded.power_avg,
+      temperature_avg = excluded.temperature_avg
+    where r.samples <> excluded.samples`);
+  return { buckets: res.rowCount ?? 0 };
+}
