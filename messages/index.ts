@@ -2,17 +2,21 @@ import type { Locale } from "@/i18n/config";
 import enAdmin from "./en/admin.json";
 import enAuth from "./en/auth.json";
 import enCommon from "./en/common.json";
+import enSettings from "./en/settings.json";
+import enShell from "./en/shell.json";
 import esAdmin from "./es/admin.json";
 import esAuth from "./es/auth.json";
 import esCommon from "./es/common.json";
+import esSettings from "./es/settings.json";
+import esShell from "./es/shell.json";
 
 /**
  * Message catalog, one JSON file per namespace and language. Add a namespace by importing both files here.
  * test/messages.test.ts checks that both languages have the same keys and ICU arguments, and that each file is registered.
  */
 const catalogs = {
-  en: { ...enCommon, ...enAuth, ...enAdmin },
-  es: { ...esCommon, ...esAuth, ...esAdmin },
+  en: { ...enCommon, ...enAuth, ...enAdmin, ...enSettings, ...enShell },
+  es: { ...esCommon, ...esAuth, ...esAdmin, ...esSettings, ...esShell },
 } satisfies Record<Locale, Record<string, unknown>>;
 
 export type Messages = (typeof catalogs)["en"];

@@ -1,8 +1,10 @@
 export { verifyCredentials } from "./credentials";
+export { signUpWithInvitation } from "./invited-signup";
 export { hashPassword, verifyPassword } from "./password";
 export { hitRateLimit, SIGN_IN_LIMITS } from "./rate-limit";
 export {
   emailSchema,
+  invitedSignUpSchema,
   PASSWORD_MAX,
   PASSWORD_MIN,
   passwordSchema,

@@ -36,3 +36,9 @@ export const signInSchema = z.object({
   email: emailSchema,
   password: z.string().min(1, "Enter your password").max(PASSWORD_MAX),
 });
+
+/** Sign-up from an invitation link: the email is the invited one (proven by the token), no organization. */
+export const invitedSignUpSchema = z.object({
+  name: signUpSchema.shape.name,
+  password: passwordSchema,
+});

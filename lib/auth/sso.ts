@@ -1,6 +1,7 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
 import { writeAudit } from "@/lib/audit";
+import { UnauthorizedError } from "@/lib/core";
 import { withTx } from "@/lib/db/client";
 import { userIdentities, users } from "@/lib/db/schema";
 import { createOrganizationWithOwner } from "@/lib/tenancy";
@@ -13,8 +14,8 @@ export type OidcProfile = {
 };
 
 /**
- * Resolve an OIDC sign-in to a Forja user: a known identity (provider, subject) wins; else a verified email
- * links to the existing account; else a new user with their own organization is created.
+ * Resolve an OIDC sign-in to a Forja user: a known identity (provider, subject) wins; else an email the provider
+ * marks verified links to the existing account; else a new user with their own organization is created.
  */
 export async function resolveOidcUser(provider: string, profile: OidcProfile) {
   return withTx(undefined, async (tx) => {
@@ -27,9 +28,13 @@ export async function resolveOidcUser(provider: string, profile: OidcProfile) {
     if (known) return known.user;
     const email = profile.email?.trim().toLowerCase();
     if (!email || profile.emailVerified === false) {
-      throw new Error("The identity provider did not return a verified email address");
+      throw new UnauthorizedError("The identity provider did not return a verified email address");
     }
     const [existing] = await tx.select().from(users).where(eq(users.email, email)).limit(1);
+    // Linking hands over an existing account, so the provider must vouch for the address explicitly.
+    if (existing && profile.emailVerified !== true) {
+      throw new UnauthorizedError("The identity provider did not confirm this email address is verified");
+    }
     let user = existing;
     if (!user) {
       const name = profile.name?.trim() || email.split("@")[0] || email;

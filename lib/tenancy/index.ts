@@ -1,9 +1,45 @@
 export {
+  acceptInvitation,
+  acceptInvitationInTx,
+  findInvitationByToken,
+  type InvitationStatus,
+  type InvitationView,
+} from "./accept-invitation";
+export {
   listMyOrganizations,
   type OrgAccess,
   type OrgSummary,
   requireOperator,
   requireOrgAccess,
 } from "./access";
+export { invitationLink } from "./invitation-email";
+export {
+  hashInvitationToken,
+  INVITATION_TTL_MS,
+  inviteMember,
+  listInvitations,
+  resendInvitation,
+  revokeInvitation,
+} from "./invitations";
+export { changeMemberRole, leaveOrganization, listMembers, type Member, removeMember } from "./members";
 export { createOrganizationWithOwner, slugify } from "./organizations";
+export { createProject, listProjects, type Project, updateProject } from "./projects";
 export { ORG_ROLES, type OrgRole, roleAtLeast } from "./roles";
+export {
+  ASSIGNABLE_ROLES,
+  changeRoleSchema,
+  createProjectSchema,
+  dataResidencySchema,
+  inviteSchema,
+  PROJECT_ENVIRONMENTS,
+  type ProjectEnvironment,
+  renameOrganizationSchema,
+  updateProjectSchema,
+} from "./schemas";
+export {
+  getOrganizationSettings,
+  type Jurisdiction,
+  listJurisdictions,
+  renameOrganization,
+  setDataResidency,
+} from "./settings";
