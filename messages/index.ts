@@ -2,11 +2,13 @@ import type { Locale } from "@/i18n/config";
 import enAdmin from "./en/admin.json";
 import enAuth from "./en/auth.json";
 import enCommon from "./en/common.json";
+import enInstances from "./en/instances.json";
 import enSettings from "./en/settings.json";
 import enShell from "./en/shell.json";
 import esAdmin from "./es/admin.json";
 import esAuth from "./es/auth.json";
 import esCommon from "./es/common.json";
+import esInstances from "./es/instances.json";
 import esSettings from "./es/settings.json";
 import esShell from "./es/shell.json";
 
@@ -15,8 +17,8 @@ import esShell from "./es/shell.json";
  * test/messages.test.ts checks that both languages have the same keys and ICU arguments, and that each file is registered.
  */
 const catalogs = {
-  en: { ...enCommon, ...enAuth, ...enAdmin, ...enSettings, ...enShell },
-  es: { ...esCommon, ...esAuth, ...esAdmin, ...esSettings, ...esShell },
+  en: { ...enCommon, ...enAuth, ...enAdmin, ...enSettings, ...enShell, ...enInstances },
+  es: { ...esCommon, ...esAuth, ...esAdmin, ...esSettings, ...esShell, ...esInstances },
 } satisfies Record<Locale, Record<string, unknown>>;
 
 export type Messages = (typeof catalogs)["en"];

@@ -1,0 +1,19 @@
+import { getTranslations } from "next-intl/server";
+
+export default async function InstancesLoading() {
+  const t = await getTranslations("Common");
+  return (
+    <div role="status" aria-live="polite" className="flex flex-col gap-3">
+      <span className="sr-only">{t("loading")}</span>
+      <div aria-hidden className="h-8 w-48 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
+      <div aria-hidden className="h-10 w-full animate-pulse rounded bg-slate-100 dark:bg-slate-900" />
+      {[0, 1, 2, 3, 4].map((i) => (
+        <div
+          key={i}
+          aria-hidden
+          className="h-9 w-full animate-pulse rounded bg-slate-100 dark:bg-slate-900"
+        />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,119 @@
+import "server-only";
+import type {
+  InstanceAction,
+  InstanceDetailView,
+  InstanceListView,
+  InstanceRowView,
+} from "@/components/instances/types";
+import { listGpuModels } from "@/lib/catalog";
+import { type Ctx, nowOf } from "@/lib/core";
+import {
+  canTransition,
+  getInstance,
+  type Instance,
+  type InstanceState,
+  type ListInstancesFilter,
+  listInstances,
+} from "@/lib/provisioning";
+import { type OrgRole, requireOrgAccess, roleAtLeast } from "@/lib/tenancy";
+
+/**
+ * The instance views' JSON, shared by the pages' first render and the route handlers React Query polls, so both
+ * always show the same thing. Reads only through lib; nothing here decides a rule (legal actions come from the
+ * lifecycle's transition table, permissions from the role).
+ */
+type GpuNames = Map<string, { name: string; migProfiles: Array<{ name: string; slices: number }> }>;
+
+async function gpuNames(ctx: Ctx): Promise<GpuNames> {
+  const models = await listGpuModels(ctx);
+  return new Map(models.map((m) => [m.id, { name: m.name, migProfiles: m.migProfiles }]));
+}
+
+export function legalActions(state: InstanceState, role: OrgRole): InstanceAction[] {
+  if (!roleAtLeast(role, "member")) return [];
+  const actions: InstanceAction[] = [];
+  if (canTransition(state, "stopping")) actions.push("stop");
+  // requested → queued is the launch itself, not something a person starts.
+  if (state !== "requested" && canTransition(state, "queued")) actions.push("start");
+  if (canTransition(state, "cancelled")) actions.push("cancel");
+  if (canTransition(state, "terminating")) actions.push("terminate");
+  return actions;
+}
+
+function migProfileOf(inst: Instance, names: GpuNames): string | null {
+  if (inst.slicesPerGpu >= 7) return null;
+  const profiles = names.get(inst.gpuModelId)?.migProfiles ?? [];
+  const byType = profiles.find((p) => inst.instanceTypeId.endsWith(p.name));
+  return (byType ?? profiles.find((p) => p.slices === inst.slicesPerGpu))?.name ?? `${inst.slicesPerGpu}/7`;
+}
+
+function rowView(
+  inst: Instance & { projectSlug: string; projectName: string },
+  names: GpuNames,
+  role: OrgRole,
+): InstanceRowView {
+  return {
+    id: inst.id,
+    name: inst.name,
+    kind: inst.kind,
+    state: inst.state,
+    stateReason: inst.stateReason,
+    regionCode: inst.regionCode,
+    instanceTypeId: inst.instanceTypeId,
+    gpuModelName: names.get(inst.gpuModelId)?.name ?? inst.gpuModelId,
+    gpuCount: inst.gpuCount,
+    migProfile: migProfileOf(inst, names),
+    pricingModel: inst.pricingModel,
+    projectSlug: inst.projectSlug,
+    projectName: inst.projectName,
+    createdAt: inst.createdAt.toISOString(),
+    actions: legalActions(inst.state, role),
+  };
+}
+
+export async function loadInstanceList(
+  ctx: Ctx,
+  orgSlug: string,
+  filter: ListInstancesFilter,
+): Promise<InstanceListView> {
+  const { role } = await requireOrgAccess(ctx, orgSlug, "viewer");
+  const [list, names] = await Promise.all([listInstances(ctx, orgSlug, filter), gpuNames(ctx)]);
+  return {
+    items: list.items.map((i) => rowView(i, names, role)),
+    total: list.total,
+    page: list.page,
+    pageSize: list.pageSize,
+    now: nowOf(ctx).toISOString(),
+  };
+}
+
+export async function loadInstanceDetail(
+  ctx: Ctx,
+  orgSlug: string,
+  instanceId: string,
+): Promise<InstanceDetailView> {
+  const { role } = await requireOrgAccess(ctx, orgSlug, "viewer");
+  const [detail, names] = await Promise.all([getInstance(ctx, orgSlug, instanceId), gpuNames(ctx)]);
+  const inst = detail.instance;
+  return {
+    ...rowView({ ...inst, projectSlug: detail.project.slug, projectName: detail.project.name }, names, role),
+    imageId: inst.imageId,
+    nodeName: detail.nodeName,
+    diskGib: inst.diskGib,
+    exposedPort: inst.exposedPort,
+    connection: inst.state === "running" ? inst.connection : null,
+    startedAt: inst.startedAt?.toISOString() ?? null,
+    events: detail.events.map((e) => ({
+      id: e.id,
+      from: e.fromState,
+      to: e.toState,
+      reason: e.reason,
+      actorKind: e.actorKind,
+      actorEmail: null,
+      at: e.at.toISOString(),
+    })),
+    queue: null,
+    cost: null,
+    now: nowOf(ctx).toISOString(),
+  };
+}

@@ -1,0 +1,121 @@
+"use client";
+
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useFormatter, useTranslations } from "next-intl";
+import { ConnectionDetails } from "./connection-details";
+import { CostEstimate } from "./cost-estimate";
+import { InstanceActions, type RunInstanceAction } from "./instance-actions";
+import { fetchJson, gpuLabel, instancesApi } from "./labels";
+import { QueuePanel } from "./queue-panel";
+import { StateBadge } from "./state-badge";
+import { StatusTimeline } from "./status-timeline";
+import type { InstanceDetailView, InstanceStateName } from "./types";
+
+const SETTLED: readonly InstanceStateName[] = ["terminated", "rejected", "cancelled", "failed"];
+const QUIET: readonly InstanceStateName[] = ["running", "stopped", "preempted"];
+
+/** Poll fast while something is about to change, slowly while it runs or rests, not at all once it is over. */
+function pollEvery(state: InstanceStateName): number | false {
+  if (SETTLED.includes(state)) return false;
+  return QUIET.includes(state) ? 10_000 : 2_000;
+}
+
+export function instanceQueryKey(org: string, id: string) {
+  return ["instance", org, id] as const;
+}
+
+/**
+ * Everything on the instance page that changes by itself: state, timeline, queue position, connection details,
+ * cost and the legal actions. One route handler answers for all of it, so they never disagree.
+ */
+export function InstanceLive({
+  org,
+  initial,
+  run,
+}: {
+  org: string;
+  initial: InstanceDetailView;
+  run: RunInstanceAction;
+}) {
+  const t = useTranslations("Instances");
+  const format = useFormatter();
+  const queryClient = useQueryClient();
+  const key = instanceQueryKey(org, initial.id);
+  const { data } = useQuery({
+    queryKey: key,
+    queryFn: () => fetchJson<InstanceDetailView>(`${instancesApi(org)}/${initial.id}`),
+    initialData: initial,
+    refetchInterval: (q) => pollEvery(q.state.data?.state ?? initial.state),
+  });
+  return (
+    <div className="flex flex-col gap-4">
+      <header className="flex flex-col gap-2">
+        <div className="flex flex-wrap items-center gap-3">
+          <h1 className="text-2xl font-semibold">{data.name}</h1>
+          <span
+            role="status"
+            aria-live="polite"
+            aria-label={t("stateLabel", { state: t(`state.${data.state}`) })}
+          >
+            <StateBadge state={data.state} />
+          </span>
+        </div>
+        {data.stateReason ? (
+          <p className="text-sm text-slate-700 dark:text-slate-300">{data.stateReason}</p>
+        ) : null}
+        <dl className="flex flex-wrap gap-x-6 gap-y-1 text-sm text-slate-700 dark:text-slate-300">
+          <div>
+            <dt className="inline font-medium">{t("col.kind")}: </dt>
+            <dd className="inline">{t(`kind.${data.kind}`)}</dd>
+          </div>
+          <div>
+            <dt className="inline font-medium">{t("col.gpu")}: </dt>
+            <dd className="inline">{gpuLabel(data, t)}</dd>
+          </div>
+          <div>
+            <dt className="inline font-medium">{t("col.region")}: </dt>
+            <dd className="inline">{data.regionCode}</dd>
+          </div>
+          <div>
+            <dt className="inline font-medium">{t("col.pricing")}: </dt>
+            <dd className="inline">{t(`pricing.${data.pricingModel}`)}</dd>
+          </div>
+          <div>
+            <dt className="inline font-medium">{t("col.project")}: </dt>
+            <dd className="inline">{data.projectName}</dd>
+          </div>
+          <div>
+            <dt className="inline font-medium">{t("detail.image")}: </dt>
+            <dd className="inline">{data.imageId}</dd>
+          </div>
+          <div>
+            <dt className="inline font-medium">{t("detail.disk")}: </dt>
+            <dd className="inline">{t("detail.diskValue", { gib: format.number(data.diskGib) })}</dd>
+          </div>
+          {data.nodeName ? (
+            <div>
+              <dt className="inline font-medium">{t("detail.node")}: </dt>
+              <dd className="inline">{data.nodeName}</dd>
+            </div>
+          ) : null}
+        </dl>
+        <InstanceActions
+          id={data.id}
+          name={data.name}
+          actions={data.actions}
+          run={run}
+          onDone={() => {
+            void queryClient.invalidateQueries({ queryKey: key });
+            void queryClient.invalidateQueries({ queryKey: ["instances", org] });
+          }}
+        />
+      </header>
+      {data.queue ? <QueuePanel org={org} queue={data.queue} /> : null}
+      <div className="grid gap-4 lg:grid-cols-2">
+        <ConnectionDetails connection={data.connection} />
+        <CostEstimate cost={data.cost} />
+      </div>
+      <StatusTimeline events={data.events} now={data.now} />
+    </div>
+  );
+}

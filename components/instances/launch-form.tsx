@@ -1,0 +1,251 @@
+"use client";
+
+import { useFormatter, useTranslations } from "next-intl";
+import { type FormEvent, startTransition, useActionState, useMemo, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { AutoShutdownFields } from "./auto-shutdown-fields";
+import { ContainerFields } from "./container-fields";
+import { RadioGroup, SelectField } from "./form-controls";
+import type {
+  LaunchDefaults,
+  LaunchImage,
+  LaunchOffering,
+  LaunchProject,
+  LaunchRegion,
+} from "./launch-options";
+import { LaunchPreview } from "./launch-preview";
+import type { ActionOutcome, PricingChoice } from "./types";
+
+type LaunchAction = (prev: ActionOutcome | null, formData: FormData) => Promise<ActionOutcome>;
+
+function offeringLabel(o: LaunchOffering, t: ReturnType<typeof useTranslations>): string {
+  const gpu = o.migProfile
+    ? t("gpu.mig", { model: o.gpuModelName, profile: o.migProfile })
+    : t("gpu.whole", { model: o.gpuModelName, count: o.gpuCount });
+  return t("launch.offeringOption", {
+    id: o.instanceTypeId,
+    gpu,
+    memory: o.gpuMemoryGib,
+    vcpus: o.vcpus,
+    ram: o.ramGib,
+  });
+}
+
+export function LaunchForm({
+  org,
+  action,
+  projects,
+  regions,
+  offerings,
+  images,
+  defaults,
+}: {
+  org: string;
+  action: LaunchAction;
+  projects: LaunchProject[];
+  regions: LaunchRegion[];
+  offerings: LaunchOffering[];
+  images: LaunchImage[];
+  defaults: LaunchDefaults;
+}) {
+  const t = useTranslations("Instances");
+  const format = useFormatter();
+  const [state, dispatch, pending] = useActionState(action, null);
+  const [kind, setKind] = useState(defaults.kind);
+  const [region, setRegion] = useState(defaults.region);
+  const [instanceType, setInstanceType] = useState(defaults.instanceType);
+  const [pricing, setPricing] = useState<PricingChoice>(defaults.pricingModel);
+  const inRegion = useMemo(() => offerings.filter((o) => o.regionCode === region), [offerings, region]);
+  const offering = inRegion.find((o) => o.instanceTypeId === instanceType);
+  const usable = images.filter(
+    (i) => i.kinds.includes(kind) && (!offering || i.accelerator === offering.accelerator),
+  );
+  const [image, setImage] = useState(usable[0]?.id ?? "");
+  const imageValue = usable.some((i) => i.id === image) ? image : (usable[0]?.id ?? "");
+  const errors = state && !state.ok ? state.fieldErrors : undefined;
+  const formError = state && !state.ok ? state.message : undefined;
+
+  function changeRegion(code: string) {
+    setRegion(code);
+    const still = offerings.some((o) => o.regionCode === code && o.instanceTypeId === instanceType);
+    if (!still) setInstanceType(offerings.find((o) => o.regionCode === code)?.instanceTypeId ?? "");
+  }
+  function onSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const fd = new FormData(e.currentTarget);
+    startTransition(() => dispatch(fd));
+  }
+  const priceHint = (p: number | null | undefined) =>
+    p == null
+      ? t("launch.notOfferedShort")
+      : t("price.perHour", { price: format.number(p, { style: "currency", currency: "USD" }) });
+
+  return (
+    <form onSubmit={onSubmit} noValidate aria-busy={pending} className="grid gap-6 lg:grid-cols-[1fr_20rem]">
+      <div className="flex flex-col gap-5">
+        <div role="alert" aria-live="assertive" className="text-sm">
+          {formError ? (
+            <p className="rounded-md border border-red-300 bg-red-50 p-3 text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
+              {formError}
+            </p>
+          ) : null}
+        </div>
+        <RadioGroup
+          name="kind"
+          legend={t("launch.kind")}
+          value={kind}
+          onChange={setKind}
+          errors={errors?.kind}
+          options={[
+            { value: "notebook", label: t("kind.notebook"), hint: t("launch.kindNotebookHint") },
+            { value: "container", label: t("kind.container"), hint: t("launch.kindContainerHint") },
+          ]}
+        />
+        <Field
+          name="name"
+          label={t("launch.name")}
+          hint={t("launch.nameHint")}
+          placeholder={kind === "notebook" ? "my-notebook" : "my-job"}
+          autoComplete="off"
+          required
+          errors={errors?.name}
+        />
+        <SelectField
+          name="project"
+          label={t("launch.project")}
+          defaultValue={defaults.project}
+          errors={errors?.project}
+        >
+          {projects.map((p) => (
+            <option key={p.slug} value={p.slug}>
+              {p.name}
+            </option>
+          ))}
+        </SelectField>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <SelectField
+            name="region"
+            label={t("launch.region")}
+            value={region}
+            onChange={(e) => changeRegion(e.target.value)}
+            errors={errors?.region}
+          >
+            <option value="">{t("launch.chooseRegion")}</option>
+            {regions.map((r) => (
+              <option key={r.code} value={r.code} disabled={!r.allowed}>
+                {r.allowed
+                  ? t("launch.regionOption", { name: r.name, code: r.code, jurisdiction: r.jurisdiction })
+                  : t("launch.regionOptionBlocked", {
+                      name: r.name,
+                      code: r.code,
+                      jurisdiction: r.jurisdiction,
+                    })}
+              </option>
+            ))}
+          </SelectField>
+          <SelectField
+            name="instanceType"
+            label={t("launch.instanceType")}
+            value={instanceType}
+            onChange={(e) => setInstanceType(e.target.value)}
+            errors={errors?.instanceType}
+            hint={region && inRegion.length === 0 ? t("launch.noOfferings") : undefined}
+          >
+            <option value="">{t("launch.chooseInstanceType")}</option>
+            {inRegion.map((o) => (
+              <option key={o.instanceTypeId} value={o.instanceTypeId}>
+                {offeringLabel(o, t)}
+              </option>
+            ))}
+          </SelectField>
+        </div>
+        <RadioGroup
+          name="pricingModel"
+          legend={t("launch.pricing")}
+          value={pricing}
+          onChange={setPricing}
+          errors={errors?.pricingModel}
+          options={[
+            {
+              value: "on_demand",
+              label: t("pricing.on_demand"),
+              hint: priceHint(offering?.prices.on_demand),
+            },
+            { value: "spot", label: t("pricing.spot"), hint: priceHint(offering?.prices.spot) },
+            {
+              value: "reserved",
+              label: t("pricing.reserved"),
+              hint: t("launch.reservedHint", {
+                price: priceHint(offering?.prices.reserved_1y ?? offering?.prices.reserved_1m),
+              }),
+            },
+          ]}
+        />
+        <SelectField
+          name="image"
+          label={t("launch.image")}
+          value={imageValue}
+          onChange={(e) => setImage(e.target.value)}
+          errors={errors?.image}
+          hint={
+            offering ? t("launch.imageHint", { accelerator: offering.accelerator.toUpperCase() }) : undefined
+          }
+        >
+          {usable.map((i) => (
+            <option key={i.id} value={i.id}>
+              {i.name}
+            </option>
+          ))}
+        </SelectField>
+        {kind === "container" ? <ContainerFields errors={errors} /> : null}
+        <Field
+          name="diskGib"
+          type="number"
+          inputMode="numeric"
+          min={10}
+          label={t("launch.disk")}
+          defaultValue={100}
+          errors={errors?.diskGib}
+        />
+        <AutoShutdownFields errors={errors} />
+        <div className="flex items-start gap-2 text-sm">
+          <input
+            id="field-autoRecover"
+            type="checkbox"
+            name="autoRecover"
+            disabled={pricing !== "spot"}
+            aria-describedby="field-autoRecover-hint field-autoRecover-error"
+            className="mt-0.5 size-4 accent-orange-700"
+          />
+          <div className="flex flex-col">
+            <label htmlFor="field-autoRecover" className="font-medium">
+              {t("launch.autoRecover")}
+            </label>
+            <span id="field-autoRecover-hint" className="text-xs text-slate-600 dark:text-slate-400">
+              {t("launch.autoRecoverHint")}
+            </span>
+            <span
+              id="field-autoRecover-error"
+              aria-live="polite"
+              className="text-sm text-red-700 dark:text-red-400"
+            >
+              {errors?.autoRecover?.join(" ")}
+            </span>
+          </div>
+        </div>
+        <div className="flex items-center gap-3">
+          <Button type="submit" disabled={pending} aria-busy={pending}>
+            {pending ? t("launch.submitting") : t("launch.submit")}
+          </Button>
+          <span role="status" aria-live="polite" className="text-sm text-slate-600 dark:text-slate-400">
+            {pending ? t("launch.submittingStatus") : ""}
+          </span>
+        </div>
+      </div>
+      <div className="lg:sticky lg:top-4 lg:self-start">
+        <LaunchPreview org={org} instanceType={instanceType} region={region} pricing={pricing} />
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,99 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useFormatter, useTranslations } from "next-intl";
+import { formatDuration } from "./duration";
+import { fetchJson, instancesApi } from "./labels";
+import type { LaunchPreviewView, PricingChoice } from "./types";
+
+/**
+ * Price, quota left and expected wait for the offering being chosen, refreshed as the form changes. It only
+ * informs: the launch itself re-checks everything in one transaction.
+ */
+export function LaunchPreview({
+  org,
+  instanceType,
+  region,
+  pricing,
+}: {
+  org: string;
+  instanceType: string;
+  region: string;
+  pricing: PricingChoice;
+}) {
+  const t = useTranslations("Instances.launch.preview");
+  const tAll = useTranslations("Instances");
+  const format = useFormatter();
+  const enabled = Boolean(instanceType && region);
+  const { data, isFetching, isError, error } = useQuery({
+    queryKey: ["launch-preview", org, instanceType, region],
+    queryFn: () =>
+      fetchJson<LaunchPreviewView>(
+        `${instancesApi(org)}/launch-preview?${new URLSearchParams({ instanceType, region })}`,
+      ),
+    enabled,
+    placeholderData: keepPreviousData,
+    refetchInterval: 15_000,
+  });
+  const usd = (n: number) => format.number(n, { style: "currency", currency: "USD" });
+  const price =
+    data &&
+    (pricing === "reserved" ? (data.prices.reserved_1y ?? data.prices.reserved_1m) : data.prices[pricing]);
+  const overQuota = data ? data.gpusNeeded > data.quota.leftGpus : false;
+
+  return (
+    <section
+      aria-labelledby="preview-heading"
+      aria-busy={isFetching}
+      className="rounded-lg border border-slate-200 bg-slate-50 p-4 dark:border-slate-800 dark:bg-slate-900"
+    >
+      <h2 id="preview-heading" className="text-lg font-semibold">
+        {t("title")}
+      </h2>
+      <div role="status" aria-live="polite" className="mt-2 text-sm">
+        {!enabled ? (
+          <p>{t("choose")}</p>
+        ) : isError ? (
+          <p className="text-red-700 dark:text-red-400">{t("error", { detail: error.message })}</p>
+        ) : !data ? (
+          <p>{t("loading")}</p>
+        ) : (
+          <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1">
+            <dt className="font-medium">{t("price")}</dt>
+            <dd data-testid="preview-price">
+              {price == null
+                ? t("notOffered", {
+                    pricing: tAll(`pricing.${pricing === "reserved" ? "reserved_1y" : pricing}`),
+                  })
+                : tAll("price.perHour", { price: usd(price) })}
+            </dd>
+            <dt className="font-medium">{t("quota")}</dt>
+            <dd data-testid="preview-quota">
+              {t("quotaValue", {
+                left: format.number(data.quota.leftGpus),
+                limit: format.number(data.quota.limitGpus),
+                model: data.gpuModelName,
+                region: data.regionCode,
+              })}
+              {overQuota ? (
+                <span className="ml-1 font-medium text-red-700 dark:text-red-400">
+                  {t("overQuota", { needed: format.number(data.gpusNeeded) })}
+                </span>
+              ) : null}
+            </dd>
+            <dt className="font-medium">{t("wait")}</dt>
+            <dd data-testid="preview-wait">
+              {data.expectedWait && data.expectedWait.etaSeconds !== null
+                ? data.expectedWait.etaSeconds <= 0
+                  ? t("waitNone")
+                  : t("waitValue", { eta: formatDuration(data.expectedWait.etaSeconds, tAll) })
+                : data.available > 0
+                  ? t("availableNow", { count: data.available })
+                  : t("waitQueued")}
+            </dd>
+          </dl>
+        )}
+      </div>
+    </section>
+  );
+}

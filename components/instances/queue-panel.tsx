@@ -1,0 +1,69 @@
+"use client";
+
+import Link from "next/link";
+import { useFormatter, useTranslations } from "next-intl";
+import { formatDuration } from "./duration";
+import type { QueueView } from "./types";
+
+/** While queued: where the instance stands, when it should start, and launches that would start sooner. */
+export function QueuePanel({ org, queue }: { org: string; queue: QueueView }) {
+  const t = useTranslations("Instances");
+  const format = useFormatter();
+  return (
+    <section
+      aria-labelledby="queue-heading"
+      className="rounded-lg border border-amber-300 bg-amber-50 p-4 dark:border-amber-700 dark:bg-amber-950"
+    >
+      <h2 id="queue-heading" className="text-lg font-semibold">
+        {t("queue.title")}
+      </h2>
+      <dl className="mt-2 grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
+        <dt className="font-medium">{t("queue.position")}</dt>
+        <dd>{t("queue.positionValue", { position: queue.position })}</dd>
+        <dt className="font-medium">{t("queue.eta")}</dt>
+        <dd>{queue.etaSeconds === null ? t("queue.etaUnknown") : formatDuration(queue.etaSeconds, t)}</dd>
+      </dl>
+      <h3 className="mt-4 font-semibold">{t("queue.alternatives")}</h3>
+      {queue.alternatives.length === 0 ? (
+        <p className="text-sm text-slate-700 dark:text-slate-300">{t("queue.noAlternatives")}</p>
+      ) : (
+        <ul className="mt-2 flex flex-col gap-2">
+          {queue.alternatives.map((a) => {
+            const qs = new URLSearchParams({
+              instanceType: a.instanceTypeId,
+              region: a.regionCode,
+              pricing: a.pricingModel,
+            });
+            return (
+              <li
+                key={`${a.kind}-${a.instanceTypeId}-${a.regionCode}-${a.pricingModel}`}
+                className="flex flex-wrap items-center justify-between gap-2 rounded-md border border-amber-200 bg-white p-2 text-sm dark:border-amber-800 dark:bg-slate-900"
+              >
+                <span>
+                  <span className="font-medium">{a.description}</span>{" "}
+                  <span className="text-slate-600 dark:text-slate-400">
+                    · {a.instanceTypeId} · {a.regionCode} · {t(`pricing.${a.pricingModel}`)} ·{" "}
+                    {a.usdPerHour === null
+                      ? t("price.unknown")
+                      : t("price.perHour", {
+                          price: format.number(a.usdPerHour, { style: "currency", currency: "USD" }),
+                        })}
+                    {a.etaSeconds !== null
+                      ? ` · ${t("queue.startsIn", { eta: formatDuration(a.etaSeconds, t) })}`
+                      : ""}
+                  </span>
+                </span>
+                <Link
+                  href={`/${org}/instances/new?${qs}`}
+                  className="rounded-md border border-slate-300 px-2 py-1 font-medium text-orange-800 underline dark:border-slate-700 dark:text-orange-300"
+                >
+                  {t("queue.launchThis", { type: a.instanceTypeId, region: a.regionCode })}
+                </Link>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}
