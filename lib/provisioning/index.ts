@@ -2,10 +2,13 @@
  * lib/provisioning: the instance lifecycle, launch with quota and policy checks, placement on the fleet, the
  * reconciler, queue insight and the provider registry. Other domains and the app import only from here.
  */
+export { activateNode, drainNode, failNode } from "./fleet";
 export { IMAGE_CATALOG, type ImageSummary, listImages, seedImages } from "./images";
+export { type CapacityViolation, checkCapacityInvariants } from "./invariant";
 export { type LaunchResult, launch } from "./launch";
 export { applyTransition, applyTransitions, type Transition } from "./lifecycle";
 export { currentPrice, type PricingModelDb } from "./offerings";
+export { preemptInstance } from "./preempt";
 export {
   createFixedProvider,
   getProvider,
@@ -30,6 +33,8 @@ export {
   SEEDED_QUOTA_GPUS,
   seedDefaultQuotas,
 } from "./quota";
+export { type ReconcileResult, reconcileInstances } from "./reconcile";
+export { placeQueuedInstances, type SchedulerResult, SPOT_NOTICE_MS } from "./scheduler";
 export {
   DEFAULT_PRIORITY,
   DISK_GIB_DEFAULT,

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { Ctx, UserActor } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
-import { memberships, nodeGpus, nodes, regions, users } from "@/lib/db/schema";
+import { memberships, nodeGpus, nodes, quotas, regions, users } from "@/lib/db/schema";
 import { seedImages } from "@/lib/provisioning/images";
 import { ensureCatalogSeeded } from "@/lib/seed/catalog";
 import type { OrgRole } from "@/lib/tenancy";
@@ -99,6 +99,11 @@ export async function newFleet(
   return out;
 }
 
+/** Lift the organization's quota for a region, so fleet tests are about the fleet. */
+export async function bigQuota(orgId: string, regionCode: string, maxGpus = 10_000, gpuModelId = "h100") {
+  await getDb().insert(quotas).values({ orgId, gpuModelId, regionCode, maxGpus });
+}
+
 /** A fresh organization with its owner; `as(role)` adds a user of that role and returns their context. */
 export async function newOrg(label = "prov", clock = testClock()) {
   const t = await newTenant(label);
@@ -128,4 +133,20 @@ export function notebookSpec(region: string, over: Record<string, unknown> = {})
     image: "pytorch-2.5-cuda12.4",
     ...over,
   };
+}
+
+/** Reads for assertions: an instance's row and its active allocations (GPU index, slices, node). */
+export async function snapshot(instanceId: string) {
+  const db = getDb();
+  const inst = await db.execute<{ state: string; node_id: string | null; state_deadline: string | null }>(
+    sql`select state, node_id, state_deadline from instances where id = ${instanceId}`,
+  );
+  const alloc = await db.execute<{ gpu_index: number; slices: number; node_id: string; mig: boolean }>(sql`
+    select g.gpu_index, a.slices, a.node_id, g.mig_enabled as mig from gpu_allocations a
+    join node_gpus g on g.id = a.node_gpu_id
+    where a.instance_id = ${instanceId} and a.released_at is null order by g.gpu_index`);
+  const row = inst.rows[0];
+  if (!row) throw new Error(`no instance ${instanceId}`);
+  const deadline = row.state_deadline ? new Date(row.state_deadline) : null;
+  return { state: row.state, nodeId: row.node_id, deadline, alloc: alloc.rows };
 }

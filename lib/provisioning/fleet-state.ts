@@ -1,0 +1,77 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import type { Executor } from "@/lib/db/client";
+import type { PAlloc, PHolder, PNode } from "./placement";
+import { textArray } from "./sql";
+import { CAPACITY_STATES } from "./states";
+
+/** Active nodes of a region with each GPU's slices in use, in name order. */
+export async function loadRegionNodes(exec: Executor, regionCode: string): Promise<PNode[]> {
+  const res = await exec.execute<{
+    node_id: string;
+    name: string;
+    gpu_model_id: string;
+    gpu_id: string;
+    mig_enabled: boolean;
+    used: number;
+  }>(sql`
+    select n.id as node_id, n.name, n.gpu_model_id, g.id as gpu_id, g.mig_enabled,
+      coalesce((select sum(a.slices) from gpu_allocations a
+                where a.node_gpu_id = g.id and a.released_at is null), 0)::int as used
+    from nodes n join node_gpus g on g.node_id = n.id
+    where n.region_code = ${regionCode} and n.status = 'active'
+    order by n.name, g.gpu_index`);
+  const byId = new Map<string, PNode>();
+  for (const r of res.rows) {
+    let node = byId.get(r.node_id);
+    if (!node) {
+      node = { id: r.node_id, name: r.name, modelId: r.gpu_model_id, gpus: [] };
+      byId.set(r.node_id, node);
+    }
+    node.gpus.push({ id: r.gpu_id, mig: r.mig_enabled, used: r.used });
+  }
+  return [...byId.values()];
+}
+
+/**
+ * Instances holding GPUs on the region's active nodes, with when each is expected to give them back:
+ * running → started + max runtime; provisioning → ready deadline + max runtime; stopping and preempting →
+ * their deadline. No max runtime → unknown (null).
+ */
+export async function loadRegionHolders(exec: Executor, regionCode: string, now: Date): Promise<PHolder[]> {
+  const res = await exec.execute<{
+    id: string;
+    node_id: string;
+    state: string;
+    pricing_model: string;
+    started_at: string | null;
+    release_at: string | null;
+    alloc: PAlloc[];
+  }>(sql`
+    select i.id, i.node_id, i.state, i.pricing_model, i.started_at,
+      case
+        when i.state in ('stopping', 'preempting') then i.state_deadline
+        when i.max_runtime_minutes is null then null
+        when i.state = 'running' then i.started_at + make_interval(mins => i.max_runtime_minutes)
+        else coalesce(i.state_deadline, ${now}) + make_interval(mins => i.max_runtime_minutes)
+      end as release_at,
+      coalesce(json_agg(json_build_object('gpuId', a.node_gpu_id, 'slices', a.slices))
+               filter (where a.id is not null), '[]') as alloc
+    from instances i
+    join nodes n on n.id = i.node_id
+    left join gpu_allocations a on a.instance_id = i.id and a.released_at is null
+    where n.region_code = ${regionCode} and n.status = 'active'
+      and i.state = any(${textArray(CAPACITY_STATES)}::instance_state[])
+    group by i.id`);
+  const nowMs = now.getTime();
+  return res.rows.map((r) => ({
+    id: r.id,
+    nodeId: r.node_id,
+    alloc: r.alloc,
+    // An instance past its expected end has not given its GPUs back yet; treat it as "any moment now".
+    releaseAt: r.release_at === null ? null : Math.max(nowMs, new Date(r.release_at).getTime()),
+    reclaimable: r.state === "running" && r.pricing_model === "spot",
+    preempting: r.state === "preempting",
+    startedAt: r.started_at ? new Date(r.started_at).getTime() : nowMs,
+  }));
+}

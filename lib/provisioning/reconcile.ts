@@ -1,0 +1,224 @@
+import "server-only";
+import { and, eq, inArray, lte, sql } from "drizzle-orm";
+import { type Ctx, nowOf } from "@/lib/core";
+import { type Tx, withTx } from "@/lib/db/client";
+import { instances } from "@/lib/db/schema";
+import { applyTransitions, type Transition } from "./lifecycle";
+import { providerInstanceMapper } from "./provider-instance";
+import { getProvider } from "./providers";
+import { SPOT_NOTICE_MS } from "./scheduler";
+import { uuidArray } from "./sql";
+import type { Instance } from "./types";
+
+export type ReconcileResult = {
+  running: number;
+  failed: number;
+  stopped: number;
+  terminated: number;
+  preempted: number;
+  requeued: number;
+  interrupted: number;
+  maxRuntimeStops: number;
+};
+
+const BATCH = 500;
+
+/**
+ * One reconciler pass: spot interruptions reported by the provider (running → preempting), instances past
+ * their hard max runtime (running → stopping), then every transitional state whose deadline has passed
+ * (provisioning → running/failed, stopping → stopped, terminating → terminated, preempting → preempted, and
+ * auto-recovering spot back to queued). Rows are claimed with FOR UPDATE SKIP LOCKED and every transition is
+ * checked against the current state, so several workers can run it at once and a second pass does nothing.
+ */
+export async function reconcileInstances(
+  ctx: Ctx,
+  opts: { now?: Date; spotNoticeMs?: number } = {},
+): Promise<ReconcileResult> {
+  const now = opts.now ?? nowOf(ctx);
+  const c: Ctx = { ...ctx, now: () => now };
+  const result: ReconcileResult = {
+    running: 0,
+    failed: 0,
+    stopped: 0,
+    terminated: 0,
+    preempted: 0,
+    requeued: 0,
+    interrupted: 0,
+    maxRuntimeStops: 0,
+  };
+  result.interrupted = await withTx(ctx.tx, (tx) =>
+    spotInterruptions(tx, c, now, opts.spotNoticeMs ?? SPOT_NOTICE_MS),
+  );
+  result.maxRuntimeStops = await withTx(ctx.tx, (tx) => maxRuntimeStops(tx, c, now));
+  for (let i = 0; i < 50; i++) {
+    const n = await withTx(ctx.tx, (tx) => dueDeadlines(tx, c, now, result));
+    if (n < BATCH) break;
+  }
+  return result;
+}
+
+async function dueDeadlines(tx: Tx, ctx: Ctx, now: Date, result: ReconcileResult): Promise<number> {
+  const due = await tx
+    .select()
+    .from(instances)
+    .where(
+      and(
+        inArray(instances.state, ["provisioning", "stopping", "terminating", "preempting"]),
+        lte(instances.stateDeadline, now),
+      ),
+    )
+    .orderBy(instances.stateDeadline)
+    .limit(BATCH)
+    .for("update", { skipLocked: true });
+  if (due.length === 0) return 0;
+  const toProvider = await providerInstanceMapper(tx);
+  const provider = getProvider();
+  const first: Transition[] = [];
+  const requeue: Transition[] = [];
+  for (const inst of due) {
+    const at = inst.stateDeadline ?? now;
+    const base = { id: inst.id, orgId: inst.orgId, at };
+    if (inst.state === "provisioning" && inst.provisionFailure) {
+      first.push({
+        ...base,
+        from: "provisioning",
+        to: "failed",
+        reason: inst.provisionFailure,
+        patch: { stateReason: inst.provisionFailure, stateDeadline: null },
+      });
+      result.failed++;
+    } else if (inst.state === "provisioning") {
+      const connection = provider.connectionFor(toProvider({ ...inst, startedAt: at }));
+      first.push({
+        ...base,
+        from: "provisioning",
+        to: "running",
+        reason: "The workload is up",
+        patch: { startedAt: at, connection, stateDeadline: null, spotCheckedUntil: at },
+      });
+      result.running++;
+    } else if (inst.state === "stopping") {
+      first.push({ ...base, from: "stopping", to: "stopped", reason: "Stopped", patch: stopped(at) });
+      result.stopped++;
+    } else if (inst.state === "terminating") {
+      first.push({
+        ...base,
+        from: "terminating",
+        to: "terminated",
+        reason: "Terminated",
+        patch: stopped(at),
+      });
+      result.terminated++;
+    } else if (inst.state === "preempting") {
+      first.push({
+        ...base,
+        from: "preempting",
+        to: "preempted",
+        reason: "The preemption notice ended",
+        patch: stopped(at),
+      });
+      result.preempted++;
+      if (inst.autoRecover) requeue.push(autoRecover(inst, now));
+    }
+  }
+  const moved = await applyTransitions(tx, ctx, first);
+  const back = await applyTransitions(
+    tx,
+    ctx,
+    requeue.filter((t) => moved.has(t.id)),
+  );
+  result.requeued += back.size;
+  return due.length;
+}
+
+function stopped(at: Date) {
+  return { stateDeadline: null, stoppedAt: at, connection: null };
+}
+
+/** Auto-recover keeps its quota: preempting counts toward quota and this happens in the same transaction. */
+function autoRecover(inst: Instance, now: Date): Transition {
+  return {
+    id: inst.id,
+    orgId: inst.orgId,
+    from: "preempted",
+    to: "queued",
+    reason: "Auto-recover: back in the queue after a preemption",
+    at: now,
+    patch: { queuedAt: now, nodeId: null, stateReason: null },
+  };
+}
+
+async function spotInterruptions(tx: Tx, ctx: Ctx, now: Date, noticeMs: number): Promise<number> {
+  const running = await tx
+    .select()
+    .from(instances)
+    .where(and(eq(instances.state, "running"), eq(instances.pricingModel, "spot")))
+    .limit(2000)
+    .for("update", { skipLocked: true });
+  if (running.length === 0) return 0;
+  const toProvider = await providerInstanceMapper(tx);
+  const provider = getProvider();
+  const hits: Transition[] = [];
+  for (const inst of running) {
+    const from = inst.spotCheckedUntil ?? inst.startedAt ?? now;
+    if (from >= now) continue;
+    const at = provider.spotInterruptionIn(toProvider(inst), from, now);
+    if (!at) continue;
+    hits.push({
+      id: inst.id,
+      orgId: inst.orgId,
+      from: "running",
+      to: "preempting",
+      at,
+      reason: `Spot capacity interrupted by the provider; notice of ${Math.round(noticeMs / 1000)} s`,
+      patch: {
+        stateDeadline: new Date(at.getTime() + noticeMs),
+        stateReason: "Preempted: the provider interrupted the spot capacity",
+        spotCheckedUntil: at,
+      },
+    });
+  }
+  const moved = await applyTransitions(tx, { ...ctx, actor: { kind: "system", name: "provider" } }, hits);
+  const checked = running.filter((r) => !moved.has(r.id)).map((r) => r.id);
+  if (checked.length > 0) {
+    await tx.execute(
+      sql`update instances set spot_checked_until = ${now} where id = any(${uuidArray(checked)}) and state = 'running'`,
+    );
+  }
+  return moved.size;
+}
+
+/** The hard cap a launch may set (maxRuntimeMinutes): queue ETAs and backfill rely on it being kept. */
+async function maxRuntimeStops(tx: Tx, ctx: Ctx, now: Date): Promise<number> {
+  const over = await tx
+    .select()
+    .from(instances)
+    .where(
+      and(
+        eq(instances.state, "running"),
+        sql`${instances.maxRuntimeMinutes} is not null`,
+        sql`${instances.startedAt} + make_interval(mins => ${instances.maxRuntimeMinutes}) <= ${now}`,
+      ),
+    )
+    .limit(BATCH)
+    .for("update", { skipLocked: true });
+  if (over.length === 0) return 0;
+  const toProvider = await providerInstanceMapper(tx);
+  const provider = getProvider();
+  const moved = await applyTransitions(
+    tx,
+    { ...ctx, actor: { kind: "system", name: "policy" } },
+    over.map((inst) => ({
+      id: inst.id,
+      orgId: inst.orgId,
+      from: "running" as const,
+      to: "stopping" as const,
+      reason: `Reached its maximum runtime of ${inst.maxRuntimeMinutes} minutes`,
+      patch: {
+        stateDeadline: new Date(now.getTime() + provider.stopDelayMs(toProvider(inst))),
+        stateReason: `Stopped after its maximum runtime of ${inst.maxRuntimeMinutes} minutes`,
+      },
+    })),
+  );
+  return moved.size;
+}

@@ -1,0 +1,166 @@
+import "server-only";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { type Ctx, nowOf } from "@/lib/core";
+import { getDb, type Tx, withTx } from "@/lib/db/client";
+import { instances } from "@/lib/db/schema";
+import { loadRegionHolders, loadRegionNodes } from "./fleet-state";
+import { applyTransitions, type Transition } from "./lifecycle";
+import { loadAllOfferings } from "./offerings";
+import { type Decisions, type PRequest, planPlacements, type Reservation } from "./placement";
+import { toProviderInstance } from "./provider-instance";
+import { getProvider, type ProvisionPlan } from "./providers";
+import { advisoryXactLock } from "./sql";
+
+/** How long a spot instance keeps running after the scheduler reclaims its capacity. */
+export const SPOT_NOTICE_MS = 2 * 60_000;
+
+export type SchedulerResult = {
+  regions: string[];
+  placed: number;
+  preempted: number;
+  /** Heads of queues that could not start now, with the node and time reserved for them. */
+  reservations: Reservation[];
+};
+
+/**
+ * One scheduler tick: for each region with queued work (or the one given), under that region's lock, place
+ * what fits and preempt spot capacity where on-demand/reserved work needs it (placement.ts has the rules).
+ * Several workers may tick at once: the region lock makes them take turns, so a GPU is never given twice.
+ */
+export async function placeQueuedInstances(
+  ctx: Ctx,
+  opts: { regionCode?: string; now?: Date; spotNoticeMs?: number } = {},
+): Promise<SchedulerResult> {
+  const now = opts.now ?? nowOf(ctx);
+  const regions = opts.regionCode
+    ? [opts.regionCode]
+    : (
+        await (ctx.tx ?? getDb()).execute<{ region_code: string }>(
+          sql`select distinct region_code from instances where state = 'queued' order by region_code`,
+        )
+      ).rows.map((r) => r.region_code);
+  const result: SchedulerResult = { regions, placed: 0, preempted: 0, reservations: [] };
+  for (const region of regions) {
+    const d = await withTx(ctx.tx, (tx) =>
+      placeRegion(tx, { ...ctx, tx, now: () => now }, region, now, opts.spotNoticeMs ?? SPOT_NOTICE_MS),
+    );
+    result.placed += d.placements.length;
+    result.preempted += d.preemptions.length;
+    result.reservations.push(...d.reservations);
+  }
+  return result;
+}
+
+/** The placement lock of a region; fleet changes (drain, node failure) take it too. */
+export async function lockRegionPlacement(tx: Tx, regionCode: string): Promise<void> {
+  await tx.execute(advisoryXactLock("forja:placement", regionCode));
+}
+
+async function placeRegion(
+  tx: Tx,
+  ctx: Ctx,
+  region: string,
+  now: Date,
+  spotNoticeMs: number,
+): Promise<Decisions> {
+  await lockRegionPlacement(tx, region);
+  const queued = await tx
+    .select()
+    .from(instances)
+    .where(and(eq(instances.regionCode, region), eq(instances.state, "queued")))
+    .orderBy(asc(instances.gpuModelId), desc(instances.priority), asc(instances.queuedAt), asc(instances.id))
+    .for("update", { skipLocked: true });
+  if (queued.length === 0) return { placements: [], preemptions: [], reservations: [] };
+  // One connection: the reads run one after the other.
+  const nodes = await loadRegionNodes(tx, region);
+  const holders = await loadRegionHolders(tx, region, now);
+  const offerings = await loadAllOfferings(tx);
+  const offeringOf = new Map(offerings.map((o) => [o.instanceTypeId, o]));
+  const provider = getProvider();
+  const plans = new Map<string, ProvisionPlan>();
+  const requests: PRequest[] = queued.map((q) => {
+    const plan = provider.planProvisioning(toProviderInstance(q, offeringOf.get(q.instanceTypeId)), now);
+    plans.set(q.id, plan);
+    const ready = plan.at.getTime();
+    const end =
+      plan.outcome === "failed" ? ready : q.maxRuntimeMinutes ? ready + q.maxRuntimeMinutes * 60_000 : null;
+    return {
+      id: q.id,
+      modelId: q.gpuModelId,
+      gpuCount: q.gpuCount,
+      slicesPerGpu: q.slicesPerGpu,
+      spot: q.pricingModel === "spot",
+      endIfStartedNow: end,
+    };
+  });
+  const decisions = planPlacements({ nodes, holders, queue: requests, now: now.getTime(), spotNoticeMs });
+  const byId = new Map(queued.map((q) => [q.id, q]));
+  const nodeName = new Map(nodes.map((n) => [n.id, n.name]));
+
+  const placements: Transition[] = decisions.placements.map((p) => {
+    const inst = byId.get(p.requestId);
+    const plan = plans.get(p.requestId);
+    if (!inst || !plan) throw new Error("placement for an unknown request");
+    return {
+      id: inst.id,
+      orgId: inst.orgId,
+      from: "queued",
+      to: "provisioning",
+      reason: `Placed on ${nodeName.get(p.nodeId)}`,
+      patch: {
+        nodeId: p.nodeId,
+        stateDeadline: plan.at,
+        provisionFailure: plan.outcome === "failed" ? plan.reason : null,
+        stateReason: null,
+      },
+    };
+  });
+  const moved = await applyTransitions(tx, ctx, placements);
+  const allocRows = decisions.placements
+    .filter((p) => moved.has(p.requestId))
+    .flatMap((p) => {
+      const inst = byId.get(p.requestId);
+      const mig = inst ? (offeringOf.get(inst.instanceTypeId)?.migProfile ?? null) : null;
+      return p.alloc.map((a) => ({
+        org_id: inst?.orgId,
+        instance_id: p.requestId,
+        node_id: p.nodeId,
+        node_gpu_id: a.gpuId,
+        slices: a.slices,
+        mig_profile: mig,
+      }));
+    });
+  if (allocRows.length > 0) {
+    await tx.execute(sql`
+      insert into gpu_allocations (org_id, instance_id, node_id, node_gpu_id, slices, mig_profile, allocated_at)
+      select r.org_id, r.instance_id, r.node_id, r.node_gpu_id, r.slices, r.mig_profile, ${now}
+      from jsonb_to_recordset(${JSON.stringify(allocRows)}::jsonb)
+        as r(org_id uuid, instance_id uuid, node_id uuid, node_gpu_id uuid, slices int, mig_profile text)`);
+  }
+  if (decisions.preemptions.length > 0)
+    await preemptForCapacity(tx, ctx, decisions.preemptions, now, spotNoticeMs);
+  return { ...decisions, placements: decisions.placements.filter((p) => moved.has(p.requestId)) };
+}
+
+async function preemptForCapacity(tx: Tx, ctx: Ctx, ids: string[], now: Date, noticeMs: number) {
+  const rows = await tx
+    .select({ id: instances.id, orgId: instances.orgId })
+    .from(instances)
+    .where(sql`${instances.id} = any(${`{${ids.join(",")}}`}::uuid[])`);
+  const deadline = new Date(now.getTime() + noticeMs);
+  await applyTransitions(
+    tx,
+    ctx,
+    rows.map((r) => ({
+      id: r.id,
+      orgId: r.orgId,
+      from: "running" as const,
+      to: "preempting" as const,
+      reason: `Spot capacity reclaimed for on-demand or reserved work; notice of ${Math.round(noticeMs / 1000)} s`,
+      patch: {
+        stateDeadline: deadline,
+        stateReason: "Preempted: the spot capacity was needed for on-demand or reserved work",
+      },
+    })),
+  );
+}
