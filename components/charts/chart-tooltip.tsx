@@ -3,7 +3,7 @@
 import type { TooltipContentProps } from "recharts";
 import type { ChartFormat } from "./use-chart-format";
 
-type Props = Partial<TooltipContentProps<number, string>> & {
+type Props = Partial<TooltipContentProps> & {
   fmt: ChartFormat;
   unit: string;
   digits: number;

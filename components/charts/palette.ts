@@ -10,7 +10,7 @@ export type SeriesStyle = { color: string; dash: string; width: number };
 export function seriesStyle(index: number): SeriesStyle {
   return {
     color: COLORS[index % COLORS.length] as string,
-    dash: DASHES[Math.floor(index / 2) % DASHES.length] as string,
+    dash: DASHES[index % DASHES.length] as string,
     width: 1.75,
   };
 }

@@ -20,14 +20,15 @@ export function useChartFormat(range: ChartRange): ChartFormat {
   return useMemo(() => {
     const value = (v: number | null, digits = 1) =>
       v === null ? t("noValue") : format.number(v, { maximumFractionDigits: digits });
-    const tickOpts: Intl.DateTimeFormatOptions = isShortRange(range)
-      ? { hour: "2-digit", minute: "2-digit" }
-      : { month: "short", day: "numeric" };
+    const short = isShortRange(range);
     return {
       value,
       withUnit: (v, unit, digits = 1) =>
         v === null ? t("noValue") : t("valueWithUnit", { value: value(v, digits), unit }),
-      tick: (ms) => format.dateTime(new Date(ms), tickOpts),
+      tick: (ms) =>
+        short
+          ? format.dateTime(new Date(ms), { hour: "2-digit", minute: "2-digit" })
+          : format.dateTime(new Date(ms), { month: "short", day: "numeric" }),
       instant: (ms) => format.dateTime(new Date(ms), { dateStyle: "medium", timeStyle: "medium" }),
       timeZone,
     };
