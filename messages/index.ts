@@ -1,12 +1,14 @@
 import type { Locale } from "@/i18n/config";
 import enAdmin from "./en/admin.json";
 import enAuth from "./en/auth.json";
+import enCharts from "./en/charts.json";
 import enCommon from "./en/common.json";
 import enInstances from "./en/instances.json";
 import enSettings from "./en/settings.json";
 import enShell from "./en/shell.json";
 import esAdmin from "./es/admin.json";
 import esAuth from "./es/auth.json";
+import esCharts from "./es/charts.json";
 import esCommon from "./es/common.json";
 import esInstances from "./es/instances.json";
 import esSettings from "./es/settings.json";
@@ -17,8 +19,8 @@ import esShell from "./es/shell.json";
  * test/messages.test.ts checks that both languages have the same keys and ICU arguments, and that each file is registered.
  */
 const catalogs = {
-  en: { ...enCommon, ...enAuth, ...enAdmin, ...enSettings, ...enShell, ...enInstances },
-  es: { ...esCommon, ...esAuth, ...esAdmin, ...esSettings, ...esShell, ...esInstances },
+  en: { ...enCommon, ...enAuth, ...enCharts, ...enAdmin, ...enSettings, ...enShell, ...enInstances },
+  es: { ...esCommon, ...esAuth, ...esCharts, ...esAdmin, ...esSettings, ...esShell, ...esInstances },
 } satisfies Record<Locale, Record<string, unknown>>;
 
 export type Messages = (typeof catalogs)["en"];
