@@ -11,11 +11,13 @@ export const dynamic = "force-dynamic";
 export default async function AdminLayout({ children }: { children: ReactNode }) {
   const ctx = await getAdminContext();
   const t = await getTranslations("Admin");
+  const tCharts = await getTranslations("Charts");
   const orgs = await listMyOrganizations(ctx);
   const items = [
     { href: "/admin", label: t("nav.overview") },
     { href: "/admin/tenants", label: t("nav.tenants") },
     { href: "/admin/fleet", label: t("nav.fleet") },
+    { href: "/admin/capacity", label: tCharts("capacity.navLabel") },
     { href: "/admin/outbox", label: t("nav.outbox") },
     { href: "/admin/audit", label: t("nav.audit") },
   ];
