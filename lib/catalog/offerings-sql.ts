@@ -59,6 +59,20 @@ export function offeringsCte(at: Date, allowed: string[], where: SQL[]): SQL {
     from gpu_free
     group by node_id, region_code, gpu_model_id
   ),
+  -- Pre-aggregated per (region, model, size) so offerings pick their figure with a hash join.
+  whole_avail as (
+    select nf.region_code, nf.gpu_model_id, k.gpu_count, sum(nf.whole_free / k.gpu_count)::int as available
+    from node_free nf
+    join (select distinct gpu_model_id, gpu_count from instance_types where mig_profile is null) k
+      on k.gpu_model_id = nf.gpu_model_id
+    group by nf.region_code, nf.gpu_model_id, k.gpu_count
+  ),
+  mig_avail as (
+    select gf.region_code, gf.gpu_model_id, s.slices, sum(gf.free_slices / s.slices)::int as available
+    from gpu_free gf cross join generate_series(1, 7) as s(slices)
+    where gf.mig_enabled
+    group by gf.region_code, gf.gpu_model_id, s.slices
+  ),
   base as (
     select it.id as instance_type_id, it.gpu_model_id, it.gpu_count, it.mig_profile, it.vcpus, it.ram_gib,
       it.local_disk_gib, r.code as region_code, r.name as region_name, r.city, r.country, r.jurisdiction,
@@ -67,7 +81,8 @@ export function offeringsCte(at: Date, allowed: string[], where: SQL[]): SQL {
       coalesce(mp.memory_gib, gm.memory_gib) as gpu_memory_gib,
       case when it.mig_profile is null then it.gpu_count::numeric else mp.slices / 7.0 end as gpu_share,
       cur.on_demand, cur.spot, cur.reserved_1m, cur.reserved_1y,
-      (cardinality(${textArray(allowed)}) = 0 or r.jurisdiction = any(${textArray(allowed)})) as allowed
+      (cardinality(${textArray(allowed)}) = 0 or r.jurisdiction = any(${textArray(allowed)})) as allowed,
+      coalesce(case when it.mig_profile is null then wa.available else ma.available end, 0) as available
     from cur
     join instance_types it on it.id = cur.instance_type_id
     join regions r on r.code = cur.region_code and r.active
@@ -76,19 +91,13 @@ export function offeringsCte(at: Date, allowed: string[], where: SQL[]): SQL {
       select (e->>'slices')::int as slices, (e->>'memoryGib')::int as memory_gib
       from jsonb_array_elements(gm.mig_profiles) e where e->>'name' = it.mig_profile limit 1
     ) mp on true
+    left join whole_avail wa on it.mig_profile is null and wa.region_code = r.code
+      and wa.gpu_model_id = it.gpu_model_id and wa.gpu_count = it.gpu_count
+    left join mig_avail ma on it.mig_profile is not null and ma.region_code = r.code
+      and ma.gpu_model_id = it.gpu_model_id and ma.slices = mp.slices
     ${filters}
   ),
-  o as (
-    select b.*, case
-      when b.mig_profile is null then (
-        select coalesce(sum(nf.whole_free / b.gpu_count), 0) from node_free nf
-        where nf.region_code = b.region_code and nf.gpu_model_id = b.gpu_model_id)
-      else (
-        select coalesce(sum(gf.free_slices / b.mig_slices), 0) from gpu_free gf
-        where gf.mig_enabled and gf.region_code = b.region_code and gf.gpu_model_id = b.gpu_model_id)
-      end::int as available
-    from base b
-  )`;
+  o as (select * from base)`;
 }
 
 /** WHERE terms on `base` (columns of instance_types it, regions r, gpu models gm, current prices cur). */

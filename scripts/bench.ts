@@ -1,0 +1,89 @@
+/**
+ * `npm run bench [-- <name>...] [--runs N]` — benchmarks on a throwaway embedded PostgreSQL (never your data).
+ * Each benchmark measures its variants in the same run and reports p50/p95 plus ratios between them, so the
+ * figures compare like with like on whatever machine runs it.
+ *
+ * Add a benchmark: write scripts/bench/<name>.ts exporting a `Benchmark`, and list it in BENCHMARKS below.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { freePort, startEmbeddedPostgres } from "@/lib/db/embedded";
+import { runMigrations } from "@/lib/db/migrate";
+import type { Benchmark, Variant } from "./bench/types";
+
+async function loadBenchmarks(): Promise<Benchmark[]> {
+  // Imported lazily: their modules reach the database, which only exists once main() has started it.
+  return [(await import("./bench/catalog-offerings")).catalogOfferings];
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return Number.NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i] as number;
+}
+
+async function measure(v: Variant, runs: number, warmup: number) {
+  for (let i = 0; i < warmup; i++) await v.run();
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = process.hrtime.bigint();
+    await v.run();
+    samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  samples.sort((a, b) => a - b);
+  return { name: v.name, p50: percentile(samples, 50), p95: percentile(samples, 95) };
+}
+
+const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
+
+async function main() {
+  const args = process.argv.slice(2);
+  const runsAt = args.indexOf("--runs");
+  const runs = runsAt >= 0 ? Number(args[runsAt + 1]) : 50;
+  const names = args.filter((a, i) => !a.startsWith("--") && args[i - 1] !== "--runs");
+  if (!Number.isInteger(runs) || runs < 1) throw new Error("--runs needs a positive integer");
+
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "forja-bench-"));
+  fs.chmodSync(tmp, 0o755);
+  const db = await startEmbeddedPostgres({
+    dataDir: path.join(tmp, "pg"),
+    port: await freePort(),
+    persistent: false,
+  });
+  process.env.DATABASE_URL = db.url;
+  try {
+    await runMigrations(db.url);
+    const all = await loadBenchmarks();
+    const chosen = names.length ? all.filter((b) => names.includes(b.name)) : all;
+    if (!chosen.length)
+      throw new Error(`no benchmark named ${names.join(", ")}; have: ${all.map((b) => b.name).join(", ")}`);
+    console.log(
+      `machine: ${os.cpus().length} CPU, node ${process.version}; ${runs} runs per variant after warm-up`,
+    );
+    for (const b of chosen) {
+      console.log(`\n## ${b.name} — ${b.description}`);
+      const env = await b.setup();
+      for (const line of env.notes ?? []) console.log(`   ${line}`);
+      const results = [];
+      for (const v of env.variants) results.push(await measure(v, runs, Math.min(5, runs)));
+      for (const r of results)
+        console.log(
+          `   ${r.name.padEnd(48)} p50 ${fmt(r.p50).padStart(10)}   p95 ${fmt(r.p95).padStart(10)}`,
+        );
+      const base = results.find((r) => r.name === env.baseline);
+      if (base)
+        for (const r of results.filter((x) => x !== base))
+          console.log(
+            `   ratio ${r.name} / ${base.name}: p50 ×${(r.p50 / base.p50).toFixed(1)}, p95 ×${(r.p95 / base.p95).toFixed(1)}`,
+          );
+    }
+  } finally {
+    const { closeDb } = await import("@/lib/db/client");
+    await closeDb();
+    await db.stop();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+await main();

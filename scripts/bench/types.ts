@@ -1,0 +1,14 @@
+/** One thing to time: `run` is called repeatedly after warm-up. */
+export type Variant = { name: string; run: () => Promise<unknown> };
+
+/** A named benchmark: `setup` prepares its data once and returns the variants to compare. */
+export type Benchmark = {
+  name: string;
+  description: string;
+  setup: () => Promise<{
+    variants: Variant[];
+    /** Name of the variant every other one is divided by in the ratio lines. */
+    baseline?: string;
+    notes?: string[];
+  }>;
+};
