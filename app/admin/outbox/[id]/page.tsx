@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getTranslations } from "next-intl/server";
+import { HtmlPreview } from "@/components/admin/html-preview";
 import { OutboxStatusBadge } from "@/components/admin/outbox-status";
 import { PageHeader } from "@/components/admin/page-header";
 import { RelativeTime } from "@/components/admin/relative-time";
@@ -61,13 +62,20 @@ export default async function OutboxMessagePage({ params }: { params: Promise<{ 
           {t("htmlPart")}
         </h2>
         {m.htmlBody ? (
-          // sandbox="" gives the email no scripts, forms, navigation or same-origin access to the console.
-          <iframe
-            sandbox=""
-            srcDoc={m.htmlBody}
-            title={t("htmlFrameTitle", { subject: m.subject })}
-            className="h-[32rem] w-full max-w-3xl rounded-md border border-slate-200 bg-white dark:border-slate-800"
-          />
+          <>
+            <HtmlPreview
+              html={m.htmlBody}
+              frameTitle={t("htmlFrameTitle", { subject: m.subject })}
+              showLabel={t("showPreview")}
+              hideLabel={t("hidePreview")}
+            />
+            <details className="mt-2 max-w-3xl">
+              <summary className="cursor-pointer text-sm">{t("htmlSource")}</summary>
+              <pre className="mt-2 overflow-x-auto whitespace-pre-wrap break-all rounded-md border border-slate-200 bg-slate-50 p-3 text-xs dark:border-slate-800 dark:bg-slate-900">
+                {m.htmlBody}
+              </pre>
+            </details>
+          </>
         ) : (
           <p className="text-sm">{t("noHtml")}</p>
         )}
