@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useTranslations } from "next-intl";
+import { useFormatter, useTranslations } from "next-intl";
 import { useState } from "react";
 import { BulkStop } from "./bulk-stop";
 import { fetchJson, filterQuery, gpuLabel, instancesApi } from "./labels";
@@ -32,6 +32,7 @@ export function InstancesTable({
   stopAction: (input: { ids: string[] }) => Promise<ActionOutcome<BulkStopResult>>;
 }) {
   const t = useTranslations("Instances");
+  const format = useFormatter();
   const qs = filterQuery(filter);
   const { data, isError, error } = useQuery({
     queryKey: ["instances", org, qs],
@@ -141,6 +142,9 @@ export function InstancesTable({
               <th scope="col" className={CELL}>
                 {t("col.age")}
               </th>
+              <th scope="col" className={`${CELL} text-right`}>
+                {t("col.cost")}
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
@@ -176,6 +180,11 @@ export function InstancesTable({
                 <td className={CELL}>{i.projectName}</td>
                 <td className={CELL}>
                   <RelativeTime date={i.createdAt} now={data.now} />
+                </td>
+                <td className={`${CELL} text-right tabular-nums`}>
+                  {i.costUsd === null
+                    ? "—"
+                    : format.number(i.costUsd, { style: "currency", currency: "USD" })}
                 </td>
               </tr>
             ))}

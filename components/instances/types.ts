@@ -38,6 +38,8 @@ export type InstanceRowView = {
   createdAt: string;
   /** Actions legal in the current state (empty for viewers). */
   actions: InstanceAction[];
+  /** Estimated cost so far in USD (hours run × catalog price), null when no price applies. */
+  costUsd: number | null;
 };
 
 export type InstanceListView = {

@@ -15,6 +15,7 @@ import {
   type ListInstancesFilter,
   listInstances,
 } from "@/lib/provisioning";
+import { type CostEstimate, estimateInstanceCosts } from "@/lib/provisioning/queries-ui";
 import { type OrgRole, requireOrgAccess, roleAtLeast } from "@/lib/tenancy";
 
 /**
@@ -51,6 +52,7 @@ function rowView(
   inst: Instance & { projectSlug: string; projectName: string },
   names: GpuNames,
   role: OrgRole,
+  cost: CostEstimate | undefined,
 ): InstanceRowView {
   return {
     id: inst.id,
@@ -68,6 +70,7 @@ function rowView(
     projectName: inst.projectName,
     createdAt: inst.createdAt.toISOString(),
     actions: legalActions(inst.state, role),
+    costUsd: cost?.usd ?? null,
   };
 }
 
@@ -78,8 +81,13 @@ export async function loadInstanceList(
 ): Promise<InstanceListView> {
   const { role } = await requireOrgAccess(ctx, orgSlug, "viewer");
   const [list, names] = await Promise.all([listInstances(ctx, orgSlug, filter), gpuNames(ctx)]);
+  const costs = await estimateInstanceCosts(
+    ctx,
+    orgSlug,
+    list.items.map((i) => i.id),
+  );
   return {
-    items: list.items.map((i) => rowView(i, names, role)),
+    items: list.items.map((i) => rowView(i, names, role, costs.get(i.id))),
     total: list.total,
     page: list.page,
     pageSize: list.pageSize,
@@ -95,8 +103,10 @@ export async function loadInstanceDetail(
   const { role } = await requireOrgAccess(ctx, orgSlug, "viewer");
   const [detail, names] = await Promise.all([getInstance(ctx, orgSlug, instanceId), gpuNames(ctx)]);
   const inst = detail.instance;
+  const cost = (await estimateInstanceCosts(ctx, orgSlug, [inst.id])).get(inst.id);
+  const project = { projectSlug: detail.project.slug, projectName: detail.project.name };
   return {
-    ...rowView({ ...inst, projectSlug: detail.project.slug, projectName: detail.project.name }, names, role),
+    ...rowView({ ...inst, ...project }, names, role, cost),
     imageId: inst.imageId,
     nodeName: detail.nodeName,
     diskGib: inst.diskGib,
@@ -113,7 +123,7 @@ export async function loadInstanceDetail(
       at: e.at.toISOString(),
     })),
     queue: null,
-    cost: null,
+    cost: cost && cost.hours > 0 ? cost : null,
     now: nowOf(ctx).toISOString(),
   };
 }

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getTranslations } from "next-intl/server";
+import { InstanceCharts } from "@/components/instances/instance-charts";
 import { InstanceLive } from "@/components/instances/instance-live";
 import { LogsPanel } from "@/components/instances/logs-panel";
 import { NotFoundError } from "@/lib/core";
@@ -31,15 +32,7 @@ export default async function InstancePage({ params }: { params: Promise<{ org: 
         </Link>
       </nav>
       <InstanceLive org={slug} initial={detail} run={instanceAction.bind(null, slug)} />
-      <section
-        aria-labelledby="charts-heading"
-        className="rounded-lg border border-slate-200 p-4 dark:border-slate-800"
-      >
-        <h2 id="charts-heading" className="text-lg font-semibold">
-          {t("charts.title")}
-        </h2>
-        <p className="text-sm text-slate-600 dark:text-slate-400">{t("charts.pending")}</p>
-      </section>
+      <InstanceCharts org={slug} instanceId={detail.id} gpuCount={detail.gpuCount} />
       {detail.kind === "container" ? <LogsPanel org={slug} id={detail.id} /> : null}
     </div>
   );

@@ -41,7 +41,9 @@ export async function launchInstanceAction(
   } catch (err) {
     const result = await instanceActionError(err, "instance.launch");
     if (!result.ok && result.fieldErrors) {
-      return { ...result, message: t("fix"), fieldErrors: toFormErrors(result.fieldErrors) };
+      const fieldErrors = toFormErrors(result.fieldErrors);
+      // Errors on a spec path the form has no input for are spelled out in the form's alert.
+      return { ...result, message: [t("fix"), ...(fieldErrors._form ?? [])].join(" "), fieldErrors };
     }
     return result;
   }
