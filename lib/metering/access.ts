@@ -1,0 +1,33 @@
+import "server-only";
+import { and, eq, or } from "drizzle-orm";
+import { type Ctx, NotFoundError } from "@/lib/core";
+import { getDb } from "@/lib/db/client";
+import { projects } from "@/lib/db/schema";
+import { type OrgAccess, type OrgRole, requireOrgAccess } from "@/lib/tenancy";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The organization (role checked) and, when asked, one of its projects by id or slug (else NotFound). */
+export async function costScope(
+  ctx: Ctx,
+  orgSlug: string,
+  project: string | null | undefined,
+  min: OrgRole = "viewer",
+): Promise<OrgAccess & { projectId: string | null }> {
+  const access = await requireOrgAccess(ctx, orgSlug, min);
+  if (!project) return { ...access, projectId: null };
+  const exec = ctx.tx ?? getDb();
+  const [row] = await exec
+    .select({ id: projects.id })
+    .from(projects)
+    .where(
+      and(
+        eq(projects.orgId, access.org.id),
+        UUID.test(project)
+          ? or(eq(projects.id, project), eq(projects.slug, project))
+          : eq(projects.slug, project),
+      ),
+    );
+  if (!row) throw new NotFoundError("Project");
+  return { ...access, projectId: row.id };
+}

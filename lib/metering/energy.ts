@@ -1,0 +1,81 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import { type Ctx, nowOf, parseInput } from "@/lib/core";
+import { getDb } from "@/lib/db/client";
+import { costScope } from "./access";
+import { monthOf, parseMonth } from "./period";
+import { type MonthInput, monthSchema } from "./schemas";
+
+/** Telemetry samples every 10 s; a rollup's `samples` count says how many it averaged. */
+const SAMPLE_SECONDS = 10;
+
+export const ENERGY_FORMULA =
+  "Estimate. Energy (kWh) = Σ measured GPU board power (5-minute averages × their sample time) ÷ 3,600,000 × " +
+  "the region's PUE (facility overhead). Carbon (gCO₂e) = energy × the region's grid intensity (gCO₂/kWh). " +
+  "CPU, memory and network power are not measured and not included.";
+
+export type InstanceEnergy = {
+  instanceId: string;
+  name: string;
+  regionCode: string;
+  pue: number;
+  gridGco2PerKwh: number;
+  gpuKwh: number;
+  facilityKwh: number;
+  gco2: number;
+};
+
+export type MonthlyEnergy = {
+  period: string;
+  isEstimate: true;
+  formula: string;
+  totalKwh: number;
+  totalGco2: number;
+  instances: InstanceEnergy[];
+};
+
+/** Energy and carbon per instance for a month (default: the current one), from the 5-minute power rollups. */
+export async function monthlyEnergy(ctx: Ctx, orgSlug: string, raw: MonthInput = {}): Promise<MonthlyEnergy> {
+  const input = parseInput(monthSchema, raw);
+  const { org, projectId } = await costScope(ctx, orgSlug, input.project);
+  const month = input.month ? parseMonth(input.month) : monthOf(nowOf(ctx));
+  const res = await (ctx.tx ?? getDb()).execute<{
+    instance_id: string;
+    name: string;
+    region_code: string;
+    pue: number;
+    grid: number;
+    kwh: number;
+  }>(sql`
+    select i.id as instance_id, i.name, i.region_code, rg.pue, rg.grid_gco2_per_kwh as grid,
+      (sum(m.power_avg * m.samples) * ${SAMPLE_SECONDS} / 3600000.0)::float8 as kwh
+    from metric_rollups_5m m
+    join instances i on i.id = m.instance_id and i.org_id = ${org.id}
+    join regions rg on rg.code = i.region_code
+    where m.org_id = ${org.id} and m.bucket >= ${month.start} and m.bucket < ${month.end}
+      ${projectId ? sql`and i.project_id = ${projectId}` : sql``}
+    group by i.id, rg.code
+    order by kwh desc, i.id`);
+  const instances = res.rows.map((r) => {
+    const gpuKwh = Number(r.kwh);
+    const facilityKwh = gpuKwh * Number(r.pue);
+    return {
+      instanceId: r.instance_id,
+      name: r.name,
+      regionCode: r.region_code,
+      pue: Number(r.pue),
+      gridGco2PerKwh: Number(r.grid),
+      gpuKwh,
+      facilityKwh,
+      gco2: facilityKwh * Number(r.grid),
+    };
+  });
+  return {
+    period: month.period,
+    isEstimate: true,
+    formula: ENERGY_FORMULA,
+    totalKwh: instances.reduce((s, i) => s + i.facilityKwh, 0),
+    totalGco2: instances.reduce((s, i) => s + i.gco2, 0),
+    instances,
+  };
+}

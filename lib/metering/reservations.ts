@@ -1,0 +1,124 @@
+import "server-only";
+import { eq } from "drizzle-orm";
+import { writeAudit } from "@/lib/audit";
+import { priceAt } from "@/lib/catalog";
+import { type Ctx, nowOf, parseInput, ValidationError } from "@/lib/core";
+import { type Executor, getDb, withTx } from "@/lib/db/client";
+import { gpuModels, regions, reservations } from "@/lib/db/schema";
+import { requireOrgAccess } from "@/lib/tenancy";
+import { reservationRate, unitInstanceType } from "./reservation-rate";
+import { type ReservationInput, reservationSchema } from "./schemas";
+
+export type ReservationQuote = {
+  gpuModelId: string;
+  regionCode: string;
+  gpuCount: number;
+  term: "reserved_1m" | "reserved_1y";
+  startsAt: Date;
+  endsAt: Date;
+  hours: number;
+  usdPerGpuHour: number;
+  onDemandUsdPerGpuHour: number | null;
+  /** The whole commitment: paid whether the GPUs are used or not. */
+  totalUsd: number;
+  savingsPct: number | null;
+};
+
+function termEnd(start: Date, term: "reserved_1m" | "reserved_1y"): Date {
+  const end = new Date(start);
+  if (term === "reserved_1m") end.setUTCMonth(end.getUTCMonth() + 1);
+  else end.setUTCFullYear(end.getUTCFullYear() + 1);
+  return end;
+}
+
+async function quote(
+  exec: Executor,
+  org: { allowedJurisdictions: string[] },
+  input: ReturnType<typeof reservationSchema.parse>,
+  now: Date,
+): Promise<ReservationQuote> {
+  const [model] = await exec.select().from(gpuModels).where(eq(gpuModels.id, input.gpuModelId));
+  if (!model) throw ValidationError.field("gpuModelId", "This GPU model does not exist");
+  const [region] = await exec.select().from(regions).where(eq(regions.code, input.regionCode));
+  if (!region?.active) throw ValidationError.field("regionCode", "This region does not exist or is closed");
+  if (org.allowedJurisdictions.length > 0 && !org.allowedJurisdictions.includes(region.jurisdiction)) {
+    throw ValidationError.field(
+      "regionCode",
+      `Your organization's data-residency policy allows only ${org.allowedJurisdictions.join(", ")}`,
+    );
+  }
+  const startsAt = new Date(Math.floor(now.getTime() / 1000) * 1000);
+  const rate = await reservationRate(exec, { ...input, at: startsAt });
+  if (rate === null) {
+    throw ValidationError.field("term", `${model.name} is not offered on this term in ${region.code}`);
+  }
+  const typeId = await unitInstanceType(exec, input.gpuModelId);
+  const od = typeId ? await priceAt(typeId, input.regionCode, "on_demand", startsAt, exec) : null;
+  const endsAt = termEnd(startsAt, input.term);
+  const hours = (endsAt.getTime() - startsAt.getTime()) / 3_600_000;
+  return {
+    ...input,
+    startsAt,
+    endsAt,
+    hours,
+    usdPerGpuHour: rate,
+    onDemandUsdPerGpuHour: od?.usdPerHour ?? null,
+    totalUsd: Math.round(rate * input.gpuCount * hours * 100) / 100,
+    savingsPct: od ? Math.round((1 - rate / od.usdPerHour) * 1000) / 10 : null,
+  };
+}
+
+/** The price of a reservation if bought now, from the catalog's term prices. Any member may ask. */
+export async function quoteReservation(
+  ctx: Ctx,
+  orgSlug: string,
+  raw: ReservationInput,
+): Promise<ReservationQuote> {
+  const input = parseInput(reservationSchema, raw);
+  const { org } = await requireOrgAccess(ctx, orgSlug, "member");
+  return quote(ctx.tx ?? getDb(), org, input, nowOf(ctx));
+}
+
+/**
+ * Buy a reservation (admins and owners): a commitment for GPU model × region × GPUs over the term, starting
+ * now, at the quoted rate. Metering bills it every hour, covering matching usage first.
+ */
+export async function purchaseReservation(ctx: Ctx, orgSlug: string, raw: ReservationInput) {
+  const input = parseInput(reservationSchema, raw);
+  return withTx(ctx.tx, async (tx) => {
+    const c: Ctx = { ...ctx, tx };
+    const { org, userId } = await requireOrgAccess(c, orgSlug, "admin");
+    const q = await quote(tx, org, input, nowOf(ctx));
+    const [row] = await tx
+      .insert(reservations)
+      .values({
+        orgId: org.id,
+        gpuModelId: q.gpuModelId,
+        regionCode: q.regionCode,
+        gpuCount: q.gpuCount,
+        term: q.term,
+        startsAt: q.startsAt,
+        endsAt: q.endsAt,
+        createdBy: userId,
+        createdAt: nowOf(ctx),
+      })
+      .returning();
+    if (!row) throw new Error("reservation insert returned nothing");
+    await writeAudit(tx, c.actor, {
+      orgId: org.id,
+      action: "reservation.purchased",
+      targetType: "reservation",
+      targetId: row.id,
+      data: {
+        gpuModelId: q.gpuModelId,
+        regionCode: q.regionCode,
+        gpuCount: q.gpuCount,
+        term: q.term,
+        usdPerGpuHour: q.usdPerGpuHour,
+        totalUsd: q.totalUsd,
+      },
+      at: nowOf(ctx),
+    });
+    return { reservation: row, quote: q };
+  });
+}

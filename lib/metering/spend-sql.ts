@@ -1,0 +1,165 @@
+import "server-only";
+import { type SQL, sql } from "drizzle-orm";
+import type { Executor } from "@/lib/db/client";
+import { STORAGE_USD_PER_GIB_HOUR } from "./rates";
+
+const COMPUTE = sql.raw(`('running', 'stopping', 'preempting')`);
+const STORAGE = sql.raw(`('stopped', 'preempted')`);
+const TERMINAL = sql.raw(`('terminated', 'rejected', 'cancelled', 'failed')`);
+
+/** Which organizations a spend query covers: one, or every organization that has a budget. */
+export type SpendScope = { orgId: string } | { budgeted: true };
+
+function orgFilter(scope: SpendScope, column: SQL): SQL {
+  return "orgId" in scope
+    ? sql`${column} = ${scope.orgId}::uuid`
+    : sql`${column} in (select distinct org_id from budgets)`;
+}
+
+export type ProjectSpendRow = {
+  orgId: string;
+  /** Null: organization-level (reservation commitments). */
+  projectId: string | null;
+  /** Ledger rows of the month. */
+  ledgerMtd: number;
+  /** Ledger spend over the trend window and its length in hours. */
+  trendUsd: number;
+  trendHours: number;
+  /** Usage after the last metered hour, priced at the instance's own rate (an estimate until metered). */
+  accrued: number;
+  /** What the organization spends per hour right now. */
+  burnPerHour: number;
+};
+
+/**
+ * Spend per organization × project in three aggregate statements (ledger, unmetered tail, current burn), so
+ * the budget evaluation of every organization costs the same three queries as one organization's.
+ */
+export async function projectSpend(
+  exec: Executor,
+  scope: SpendScope,
+  opts: { now: Date; monthStart: Date; trendDays?: number },
+): Promise<ProjectSpendRow[]> {
+  const { now, monthStart } = opts;
+  const trendFrom = new Date(now.getTime() - (opts.trendDays ?? 7) * 86_400_000);
+  const since = trendFrom < monthStart ? trendFrom : monthStart;
+  const [ledger, accrual, burn] = await Promise.all([
+    exec.execute<{
+      org_id: string;
+      project_id: string | null;
+      mtd: string;
+      trend: string;
+      hours: string;
+    }>(sql`
+      select u.org_id, u.project_id,
+        coalesce(sum(u.amount) filter (where u.period_start >= ${monthStart}), 0) as mtd,
+        coalesce(sum(u.amount) filter (where u.period_start >= ${trendFrom}), 0) as trend,
+        greatest(1, extract(epoch from coalesce(max(c.metered_until), ${now}::timestamptz)
+          - greatest(${trendFrom}::timestamptz, min(u.period_start))) / 3600) as hours
+      from usage_records u left join metering_cursors c on c.org_id = u.org_id
+      where ${orgFilter(scope, sql`u.org_id`)} and u.period_start >= ${since} and u.period_start < ${now}
+      group by u.org_id, u.project_id`),
+    exec.execute<{ org_id: string; project_id: string; accrued: string }>(accrualSql(scope, now, monthStart)),
+    exec.execute<{ org_id: string; project_id: string | null; burn: string }>(burnSql(scope, now)),
+  ]);
+  const rows = new Map<string, ProjectSpendRow>();
+  const slot = (orgId: string, projectId: string | null) => {
+    const key = `${orgId}|${projectId ?? ""}`;
+    let row = rows.get(key);
+    if (!row) {
+      row = { orgId, projectId, ledgerMtd: 0, trendUsd: 0, trendHours: 1, accrued: 0, burnPerHour: 0 };
+      rows.set(key, row);
+    }
+    return row;
+  };
+  for (const r of ledger.rows) {
+    const s = slot(r.org_id, r.project_id);
+    s.ledgerMtd = Number(r.mtd);
+    s.trendUsd = Number(r.trend);
+    s.trendHours = Number(r.hours);
+  }
+  for (const r of accrual.rows) slot(r.org_id, r.project_id).accrued = Number(r.accrued);
+  for (const r of burn.rows) slot(r.org_id, r.project_id).burnPerHour = Number(r.burn);
+  return [...rows.values()];
+}
+
+/**
+ * The usage since the organization's ledger ends (its metering cursor, or the month start): each instance's
+ * states since then, each priced at the price in force when the state began.
+ */
+function accrualSql(scope: SpendScope, now: Date, monthStart: Date): SQL {
+  return sql`
+    with scope as (
+      select o.id as org_id, greatest(coalesce(c.metered_until, ${monthStart}), ${monthStart}) as since
+      from organizations o left join metering_cursors c on c.org_id = o.id
+      where ${orgFilter(scope, sql`o.id`)}
+    ),
+    live as (
+      select i.id, i.org_id, i.project_id, i.instance_type_id, i.region_code, i.pricing_model, i.disk_gib, s.since
+      from instances i join scope s on s.org_id = i.org_id
+      where (i.state not in ${TERMINAL} or i.updated_at >= s.since) and s.since < ${now}
+    ),
+    changes as (
+      select l.id, b.to_state, l.since as at, 0::bigint as seq from live l
+      cross join lateral (
+        select to_state from instance_events e where e.instance_id = l.id and e.at < l.since
+        order by e.at desc, e.id desc limit 1
+      ) b
+      union all
+      select e.instance_id, e.to_state, e.at, e.id from instance_events e join live l on l.id = e.instance_id
+      where e.at >= l.since and e.at < ${now}
+    ),
+    spans as (
+      select c.id, c.to_state, c.at as s,
+        coalesce(lead(c.at) over (partition by c.id order by c.at, c.seq), ${now}::timestamptz) as e
+      from changes c
+    )
+    select l.org_id, l.project_id, sum(extract(epoch from sp.e - sp.s) / 3600 * case
+        when sp.to_state in ${COMPUTE} then coalesce(p.usd_per_hour, 0)
+        when sp.to_state in ${STORAGE} then l.disk_gib * ${STORAGE_USD_PER_GIB_HOUR}
+        else 0 end) as accrued
+    from spans sp join live l on l.id = sp.id
+    left join lateral (
+      select usd_per_hour from prices p
+      where p.instance_type_id = l.instance_type_id and p.region_code = l.region_code
+        and p.pricing_model = l.pricing_model and p.effective_from <= sp.s
+        and (p.effective_to is null or p.effective_to > sp.s)
+      order by p.effective_from desc limit 1
+    ) p on sp.to_state in ${COMPUTE}
+    group by l.org_id, l.project_id`;
+}
+
+/**
+ * The hourly rate right now: running instances at their current price, stopped disks at the storage rate,
+ * and each active reservation's full commitment (organization-level). Instances launched as reserved add
+ * nothing on top, their GPUs being the commitment already counted.
+ */
+function burnSql(scope: SpendScope, now: Date): SQL {
+  return sql`
+    select i.org_id, i.project_id, sum(case
+        when i.state in ${STORAGE} then i.disk_gib * ${STORAGE_USD_PER_GIB_HOUR}
+        when i.pricing_model in ('reserved_1m', 'reserved_1y') then 0
+        else coalesce(p.usd_per_hour, 0) end) as burn
+    from instances i
+    left join lateral (
+      select usd_per_hour from prices p
+      where p.instance_type_id = i.instance_type_id and p.region_code = i.region_code
+        and p.pricing_model = i.pricing_model and p.effective_from <= ${now}
+        and (p.effective_to is null or p.effective_to > ${now})
+      order by p.effective_from desc limit 1
+    ) p on true
+    where ${orgFilter(scope, sql`i.org_id`)} and (i.state in ${COMPUTE} or i.state in ${STORAGE})
+    group by i.org_id, i.project_id
+    union all
+    select r.org_id, null, sum(r.gpu_count * coalesce(p.usd_per_hour, 0))
+    from reservations r
+    left join lateral (
+      select p.usd_per_hour from instance_types t join prices p on p.instance_type_id = t.id
+      where t.gpu_model_id = r.gpu_model_id and t.gpu_count = 1 and t.mig_profile is null
+        and p.region_code = r.region_code and p.pricing_model = r.term and p.effective_from <= r.starts_at
+        and (p.effective_to is null or p.effective_to > r.starts_at)
+      order by p.effective_from desc limit 1
+    ) p on true
+    where ${orgFilter(scope, sql`r.org_id`)} and r.starts_at <= ${now} and r.ends_at > ${now}
+    group by r.org_id`;
+}
