@@ -183,8 +183,11 @@ export const notifications = pgTable(
     kind: text("kind").notNull(),
     /** "info" | "warning" | "critical" */
     severity: text("severity").notNull().default("info"),
+    /** Rendered in the default language, for readers without a catalog (API, operator views). */
     title: text("title").notNull(),
     body: text("body").notNull(),
+    /** The values title and body were made from: the console renders CostNotices.<kind> in the reader's language. */
+    params: jsonb("params").$type<Record<string, string | number>>().notNull().default({}),
     /** Console path, e.g. "/acme/usage". */
     link: text("link"),
     dedupeKey: text("dedupe_key"),
