@@ -3,6 +3,7 @@ import enAdmin from "./en/admin.json";
 import enAuth from "./en/auth.json";
 import enCharts from "./en/charts.json";
 import enCommon from "./en/common.json";
+import enCostNotices from "./en/costNotices.json";
 import enInstances from "./en/instances.json";
 import enSettings from "./en/settings.json";
 import enShell from "./en/shell.json";
@@ -10,6 +11,7 @@ import esAdmin from "./es/admin.json";
 import esAuth from "./es/auth.json";
 import esCharts from "./es/charts.json";
 import esCommon from "./es/common.json";
+import esCostNotices from "./es/costNotices.json";
 import esInstances from "./es/instances.json";
 import esSettings from "./es/settings.json";
 import esShell from "./es/shell.json";
@@ -19,8 +21,26 @@ import esShell from "./es/shell.json";
  * test/messages.test.ts checks that both languages have the same keys and ICU arguments, and that each file is registered.
  */
 const catalogs = {
-  en: { ...enCommon, ...enAuth, ...enCharts, ...enAdmin, ...enSettings, ...enShell, ...enInstances },
-  es: { ...esCommon, ...esAuth, ...esCharts, ...esAdmin, ...esSettings, ...esShell, ...esInstances },
+  en: {
+    ...enCommon,
+    ...enCostNotices,
+    ...enAuth,
+    ...enCharts,
+    ...enAdmin,
+    ...enSettings,
+    ...enShell,
+    ...enInstances,
+  },
+  es: {
+    ...esCommon,
+    ...esCostNotices,
+    ...esAuth,
+    ...esCharts,
+    ...esAdmin,
+    ...esSettings,
+    ...esShell,
+    ...esInstances,
+  },
 } satisfies Record<Locale, Record<string, unknown>>;
 
 export type Messages = (typeof catalogs)["en"];
