@@ -1,6 +1,7 @@
 import type { Locale } from "@/i18n/config";
 import enAdmin from "./en/admin.json";
 import enAuth from "./en/auth.json";
+import enCatalog from "./en/catalog.json";
 import enCharts from "./en/charts.json";
 import enCommon from "./en/common.json";
 import enCostNotices from "./en/costNotices.json";
@@ -9,6 +10,7 @@ import enSettings from "./en/settings.json";
 import enShell from "./en/shell.json";
 import esAdmin from "./es/admin.json";
 import esAuth from "./es/auth.json";
+import esCatalog from "./es/catalog.json";
 import esCharts from "./es/charts.json";
 import esCommon from "./es/common.json";
 import esCostNotices from "./es/costNotices.json";
@@ -29,6 +31,7 @@ const catalogs = {
     ...enAdmin,
     ...enSettings,
     ...enShell,
+    ...enCatalog,
     ...enInstances,
   },
   es: {
@@ -39,6 +42,7 @@ const catalogs = {
     ...esAdmin,
     ...esSettings,
     ...esShell,
+    ...esCatalog,
     ...esInstances,
   },
 } satisfies Record<Locale, Record<string, unknown>>;
