@@ -8,15 +8,22 @@ export type CapacityViolation = { kind: string; subject: string; detail: string 
 
 /**
  * Capacity invariants as SQL, empty when the fleet is consistent. Tests run it after every randomized
- * scenario; an operator check can run it on a live database (it only reads).
+ * scenario (scoped to their own region, since test files share one database); an operator check can run it
+ * on a live database (it only reads).
  */
-export async function checkCapacityInvariants(exec: Executor): Promise<CapacityViolation[]> {
+export async function checkCapacityInvariants(
+  exec: Executor,
+  scope: { regionCode?: string } = {},
+): Promise<CapacityViolation[]> {
   const capacity = textArray(CAPACITY_STATES);
+  const region = scope.regionCode ?? null;
   const res = await exec.execute<CapacityViolation>(sql`
     with active as (
       select a.*, g.mig_enabled, g.node_id as gpu_node_id
-      from gpu_allocations a join node_gpus g on g.id = a.node_gpu_id
-      where a.released_at is null
+      from gpu_allocations a join node_gpus g on g.id = a.node_gpu_id join nodes sn on sn.id = a.node_id
+      where a.released_at is null and (${region}::text is null or sn.region_code = ${region}::text)
+    ), instances as (
+      select * from public.instances where ${region}::text is null or region_code = ${region}::text
     )
     select 'gpu_over_allocated' as kind, node_gpu_id::text as subject,
            'active slices ' || sum(slices) || ' > 7' as detail
@@ -44,7 +51,7 @@ export async function checkCapacityInvariants(exec: Executor): Promise<CapacityV
            i.state || ' instance with ' || count(a.id) || ' active allocations for ' || i.gpu_count || ' GPUs'
       from instances i left join active a on a.instance_id = i.id
       where i.state = any(${capacity}::instance_state[])
-      group by i.id
+      group by i.id, i.state, i.gpu_count
       having count(a.id) <> i.gpu_count or bool_or(a.slices <> i.slices_per_gpu)
     union all
     select 'allocation_node_mismatch', a.id::text,

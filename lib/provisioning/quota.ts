@@ -66,7 +66,8 @@ export async function assertQuota(
   const requestedGpus = gpusOfSlices(input.slices);
   throw new QuotaExceededError(
     `Quota exceeded for ${input.gpuModelName} in ${input.regionCode}: your organization may hold ${limitGpus} ` +
-      `GPUs there, ${usedGpus} are already queued or in use, and this needs ${requestedGpus} more. ` +
+      `GPUs there, ${usedGpus} ${usedGpus === 1 ? "is" : "are"} already queued or in use, and this needs ` +
+      `${requestedGpus} more. ` +
       "Stop or terminate an instance, or ask an organization admin to request more quota.",
     {
       gpuModelId: input.gpuModelId,

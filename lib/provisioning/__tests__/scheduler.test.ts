@@ -69,7 +69,7 @@ describe("placeQueuedInstances", () => {
     expect(snap.state).toBe("provisioning");
     expect(snap.alloc).toHaveLength(4);
     expect(snap.deadline?.getTime()).toBe(placedAt + 30_000);
-    expect(await checkCapacityInvariants(getDb())).toEqual([]);
+    expect(await checkCapacityInvariants(getDb(), { regionCode: s.fleet.region })).toEqual([]);
   });
 
   it("places MIG slices only on MIG-mode GPUs and whole GPUs only on the others", async () => {
@@ -92,7 +92,7 @@ describe("placeQueuedInstances", () => {
     // Whole GPUs 0–2 are taken and GPU 3 is in MIG mode and full: both wait.
     expect(e?.state).toBe("queued");
     expect(f?.state).toBe("queued");
-    expect(await checkCapacityInvariants(getDb())).toEqual([]);
+    expect(await checkCapacityInvariants(getDb(), { regionCode: s.fleet.region })).toEqual([]);
   });
 
   it("orders each queue by priority, then first come first served", async () => {
@@ -132,7 +132,7 @@ describe("placeQueuedInstances", () => {
     expect(failed.alloc).toEqual([]);
     await s.tick();
     expect((await snapshot(b)).state).toBe("queued");
-    expect(await checkCapacityInvariants(getDb())).toEqual([]);
+    expect(await checkCapacityInvariants(getDb(), { regionCode: s.fleet.region })).toEqual([]);
   });
 
   it("refuses node operations to tenants", async () => {
@@ -211,7 +211,7 @@ describe("placeQueuedInstances", () => {
     // The recovered spot instance waits; spot never reclaims spot.
     expect((await snapshot(spotB)).state).toBe("queued");
     expect((await snapshot(spotA)).state).toBe("running");
-    expect(await checkCapacityInvariants(getDb())).toEqual([]);
+    expect(await checkCapacityInvariants(getDb(), { regionCode: s.fleet.region })).toEqual([]);
   });
 
   it("does not preempt when capacity frees up naturally within the notice", async () => {
@@ -230,6 +230,6 @@ describe("placeQueuedInstances", () => {
     for (let i = 0; i < 10; i++) await s.up();
     const results = await Promise.all([s.tick(), s.tick(), s.tick()]);
     expect(results.reduce((n, r) => n + r.placed, 0)).toBe(4);
-    expect(await checkCapacityInvariants(getDb())).toEqual([]);
+    expect(await checkCapacityInvariants(getDb(), { regionCode: s.fleet.region })).toEqual([]);
   });
 });
