@@ -99,6 +99,16 @@ export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<L
     if (!offering || !region || errors.region) throw new ValidationError(errors);
 
     const slices = offering.gpuCount * offering.slicesPerGpu;
+    const notOffered = (model: PricingModelDb) =>
+      `${offering.instanceTypeId} is not offered ${model.replace("_", "-")} in ${region.code}`;
+    // Prices do not depend on the quota lock: check them first so the locked section stays short.
+    if (spec.pricingModel !== "reserved") {
+      if (!(await currentPrice(tx, offering.instanceTypeId, region.code, spec.pricingModel, now))) {
+        addError(errors, "instanceType", notOffered(spec.pricingModel));
+      }
+    }
+    if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+
     await lockQuota(tx, org.id, offering.gpuModelId, region.code);
     let pricingModel: PricingModelDb = spec.pricingModel === "reserved" ? "reserved_1y" : spec.pricingModel;
     if (spec.pricingModel === "reserved") {
@@ -109,25 +119,16 @@ export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<L
         slices,
         now,
       });
-      if (term) pricingModel = term;
-      else {
+      if (!term) {
         addError(
           errors,
           "pricingModel",
           `Your organization has no active reservation for ${offering.gpuModelName} in ${region.code} with ` +
             "enough unused GPUs; choose on-demand or spot",
         );
-      }
-    }
-    if (!errors.pricingModel) {
-      const price = await currentPrice(tx, offering.instanceTypeId, region.code, pricingModel, now);
-      if (!price) {
-        addError(
-          errors,
-          spec.pricingModel === "reserved" ? "pricingModel" : "instanceType",
-          `${offering.instanceTypeId} is not offered ${pricingModel.replace("_", "-")} in ${region.code}`,
-        );
-      }
+      } else if (!(await currentPrice(tx, offering.instanceTypeId, region.code, term, now))) {
+        addError(errors, "pricingModel", notOffered(term));
+      } else pricingModel = term;
     }
     if (Object.keys(errors).length > 0) throw new ValidationError(errors);
 
@@ -189,8 +190,7 @@ export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<L
       data: { name: row.name, instanceType: row.instanceTypeId, region: row.regionCode, pricingModel },
       at: now,
     });
-    const [queued] = await tx.select().from(instances).where(eq(instances.id, row.id));
-    return { instance: queued as Instance, replayed: false };
+    return { instance: { ...row, state: "queued", queuedAt: now }, replayed: false };
   });
 }
 
