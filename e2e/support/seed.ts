@@ -1,10 +1,13 @@
 /** Seeds the throwaway e2e database: the catalog, an operator, Acme (every role) and Globex (another tenant). */
 import { closeDb, getDb } from "@/lib/db/client";
+import { seedImages } from "@/lib/provisioning";
 import { createDemoOrg, createUser, seedCatalog } from "@/lib/seed";
 import { USERS } from "./env";
 
 await getDb().transaction(async (tx) => {
   await seedCatalog(tx);
+  // The launch form picks from the image catalog (idempotent if the catalog seed adds it too).
+  await seedImages(tx);
   await createUser(tx, { ...USERS.operator, name: "Olga Operator", isOperator: true });
   await createDemoOrg(tx, {
     name: "Acme AI",
