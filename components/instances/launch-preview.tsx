@@ -75,8 +75,9 @@ export function LaunchPreview({
                 model: data.gpuModelName,
                 region: data.regionCode,
               })}
+              {overQuota ? " " : null}
               {overQuota ? (
-                <span className="ml-1 font-medium text-red-700 dark:text-red-400">
+                <span className="font-medium text-red-700 dark:text-red-400">
                   {t("overQuota", { needed: format.number(data.gpusNeeded) })}
                 </span>
               ) : null}
