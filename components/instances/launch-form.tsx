@@ -189,7 +189,11 @@ export function LaunchForm({
           onChange={(e) => setImage(e.target.value)}
           errors={errors?.image}
           hint={
-            offering ? t("launch.imageHint", { accelerator: offering.accelerator.toUpperCase() }) : undefined
+            usable.length === 0
+              ? t("launch.noImages")
+              : offering
+                ? t("launch.imageHint", { accelerator: offering.accelerator.toUpperCase() })
+                : undefined
           }
         >
           {usable.map((i) => (
