@@ -11,6 +11,8 @@ export {
   fleetCapacityQuerySchema,
   fleetCapacitySeries,
 } from "./fleet";
+export { type BackfillOptions, type BackfillResult, backfillHistory } from "./history";
+export { type HistoryProfile, planHistory } from "./history-plan";
 export { type IngestResult, ingestMetrics, MAX_CATCH_UP_MS, METRIC_STATES } from "./ingest";
 export {
   type InstanceLogLine,

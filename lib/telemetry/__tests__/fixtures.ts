@@ -96,3 +96,40 @@ export async function count(query: ReturnType<typeof sql>): Promise<number> {
 
 export const countSamples = (instanceId: string) =>
   count(sql`select count(*)::int as n from metric_samples where instance_id = ${instanceId}`);
+
+/**
+ * Private copies of catalog regions (same nodes, MIG layout and instance types; prices in force since 2000),
+ * so a test can run the demo story without touching the shared catalog fleet. Returns catalog → copy codes.
+ */
+export async function mirrorRegions(codes: string[]): Promise<Record<string, string>> {
+  await ensureCatalog();
+  const db = getDb();
+  const suffix = randomUUID().slice(0, 6);
+  const map: Record<string, string> = {};
+  for (const code of codes) {
+    const copy = `${code}-${suffix}`;
+    map[code] = copy;
+    await db.execute(sql`
+      insert into regions (code, name, city, country, jurisdiction, pue, grid_gco2_per_kwh)
+      select ${copy}, name || ' (copy)', city, country, jurisdiction, pue, grid_gco2_per_kwh
+      from regions where code = ${code}`);
+    await db.execute(sql`
+      insert into prices (instance_type_id, region_code, pricing_model, usd_per_hour, effective_from)
+      select distinct on (instance_type_id, pricing_model) instance_type_id, ${copy}, pricing_model, usd_per_hour,
+        timestamptz '2000-01-01'
+      from prices where region_code = ${code} order by instance_type_id, pricing_model, effective_from desc`);
+    await db.execute(sql`
+      with src as (select * from nodes where region_code = ${code} and status = 'active'),
+      copied as (
+        insert into nodes (name, region_code, gpu_model_id, gpu_count, vcpus, ram_gib, status, created_at)
+        select name || '-' || ${suffix}, ${copy}, gpu_model_id, gpu_count, vcpus, ram_gib, status,
+          timestamptz '2000-01-01'
+        from src returning id, name
+      )
+      insert into node_gpus (node_id, gpu_index, mig_enabled)
+      select c.id, g.gpu_index, g.mig_enabled
+      from copied c join src s on c.name = s.name || '-' || ${suffix}
+      join node_gpus g on g.node_id = s.id`);
+  }
+  return map;
+}
