@@ -1,8 +1,11 @@
+import { cookies } from "next/headers";
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import type { ReactNode } from "react";
+import { LanguageSwitch } from "./language-switch";
 import { NavLinks } from "./nav-links";
 import { OrgSwitcher } from "./org-switcher";
+import { ThemeToggle } from "./theme-toggle";
 import { UserMenu } from "./user-menu";
 
 type Props = {
@@ -15,6 +18,7 @@ type Props = {
 
 export async function AppShell({ org, orgs, user, children }: Props) {
   const t = await getTranslations("Nav");
+  const theme = (await cookies()).get("forja_theme")?.value === "dark" ? "dark" : "light";
   const items = [
     { href: `/${org.slug}/catalog`, label: t("catalog") },
     { href: `/${org.slug}/instances`, label: t("instances") },
@@ -33,7 +37,9 @@ export async function AppShell({ org, orgs, user, children }: Props) {
           Forja
         </Link>
         <OrgSwitcher current={org.slug} orgs={orgs} label={t("switchOrganization")} />
-        <div className="ml-auto">
+        <div className="ml-auto flex flex-wrap items-center gap-2">
+          <LanguageSwitch />
+          <ThemeToggle initial={theme} />
           <UserMenu email={user.email} />
         </div>
       </header>

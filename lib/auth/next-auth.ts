@@ -6,6 +6,7 @@ import "server-only";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import type { OAuthConfig } from "next-auth/providers/oauth";
+import type { TokenSet } from "openid-client";
 import { isDomainError } from "@/lib/core";
 import { verifyCredentials } from "./credentials";
 import { resolveOidcUser } from "./sso";
@@ -32,6 +33,18 @@ function oidcProvider(): OAuthConfig<OidcClaims> {
     authorization: { params: { scope: "openid email profile" } },
     idToken: true,
     checks: ["pkce", "state"],
+    // Strict providers (oidc-provider's default, some enterprise IdPs) put only `sub` in the ID token when an
+    // access token is issued, and serve email/name from userinfo. Merge both: the ID token is still validated,
+    // and openid-client checks that userinfo's `sub` matches it.
+    userinfo: {
+      async request({ client, tokens }) {
+        // next-auth hands over openid-client's TokenSet here (typed as its plain parameters).
+        const set = tokens as TokenSet;
+        const claims = set.claims();
+        const info = set.access_token ? await client.userinfo(set) : {};
+        return { ...claims, ...info, sub: claims.sub };
+      },
+    },
     profile(claims) {
       return { id: claims.sub, email: claims.email ?? null, name: claims.name ?? null };
     },

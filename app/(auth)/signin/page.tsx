@@ -5,10 +5,20 @@ import { SignInForm } from "./signin-form";
 
 export const dynamic = "force-dynamic";
 
+// next-auth reports a failed sign-in with ?error=<code>; these are the single sign-on ones.
+const SSO_ERRORS = new Set([
+  "OAuthSignin",
+  "OAuthCallback",
+  "OAuthAccountNotLinked",
+  "Callback",
+  "AccessDenied",
+]);
+
 function safeCallback(raw: string | string[] | undefined): string {
   const v = Array.isArray(raw) ? raw[0] : raw;
   // Only same-site paths: an absolute URL here would be an open redirect.
-  return v?.startsWith("/") && !v.startsWith("//") ? v : "/";
+  // "/\\host" is treated like "//host" by browsers, so a backslash second is refused too.
+  return v?.startsWith("/") && v[1] !== "/" && v[1] !== "\\" ? v : "/";
 }
 
 export default async function SignInPage({
@@ -18,9 +28,18 @@ export default async function SignInPage({
 }) {
   const t = await getTranslations("Auth");
   const sp = await searchParams;
+  const error = typeof sp.error === "string" ? sp.error : undefined;
   return (
     <main id="main" className="mx-auto flex max-w-md flex-col gap-6 px-4 py-16">
       <h1 className="text-2xl font-semibold">{t("signInTitle")}</h1>
+      {error ? (
+        <p
+          role="alert"
+          className="rounded-md border border-red-300 p-3 text-sm text-red-800 dark:border-red-800 dark:text-red-300"
+        >
+          {SSO_ERRORS.has(error) ? t("ssoFailed") : t("signInFailed")}
+        </p>
+      ) : null}
       <SignInForm
         callbackUrl={safeCallback(sp.callbackUrl)}
         sso={oidcConfigured() ? { name: oidcDisplayName() } : null}

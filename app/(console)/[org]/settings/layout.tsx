@@ -1,0 +1,31 @@
+import { getTranslations } from "next-intl/server";
+import type { ReactNode } from "react";
+import { SettingsNav } from "@/components/settings/settings-nav";
+import { getOrgPageContext } from "../org-context";
+
+export default async function SettingsLayout({
+  children,
+  params,
+}: {
+  children: ReactNode;
+  params: Promise<{ org: string }>;
+}) {
+  const { org: slug } = await params;
+  const { org } = await getOrgPageContext(slug);
+  const t = await getTranslations("Settings");
+  const base = `/${org.slug}/settings`;
+  return (
+    <div className="flex max-w-4xl flex-col gap-6">
+      <h1 className="text-2xl font-semibold">{t("title")}</h1>
+      <SettingsNav
+        label={t("sections")}
+        items={[
+          { href: base, label: t("general") },
+          { href: `${base}/members`, label: t("members") },
+          { href: `${base}/projects`, label: t("projects") },
+        ]}
+      />
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,70 @@
+"use client";
+
+import { useTranslations } from "next-intl";
+import { type ReactNode, useEffect, useRef } from "react";
+import { Button } from "@/components/ui/button";
+import { FormMessage } from "@/components/ui/form-message";
+import { Modal } from "./modal";
+import { type FormAction, useActionForm } from "./use-action-form";
+
+/**
+ * A destructive action behind a confirmation dialog. The trigger opens the dialog with Cancel focused (the
+ * safe choice); confirming posts the hidden fields to the action and shows its error inside the dialog.
+ */
+export function ConfirmAction({
+  trigger,
+  triggerLabel,
+  title,
+  description,
+  confirmLabel,
+  action,
+  fields,
+  variant = "danger",
+}: {
+  trigger: ReactNode;
+  /** Accessible name of the trigger when its visible text is ambiguous in a list ("Remove Max Member"). */
+  triggerLabel?: string;
+  title: string;
+  description: ReactNode;
+  confirmLabel: string;
+  action: FormAction<unknown>;
+  fields: Record<string, string>;
+  variant?: "danger" | "primary";
+}) {
+  const t = useTranslations("Common");
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const { state, onSubmit, pending, error } = useActionForm(action);
+  useEffect(() => {
+    if (state?.ok) dialogRef.current?.close();
+  }, [state]);
+  return (
+    <>
+      <Button
+        type="button"
+        variant="secondary"
+        aria-label={triggerLabel}
+        aria-haspopup="dialog"
+        onClick={() => dialogRef.current?.showModal()}
+      >
+        {trigger}
+      </Button>
+      <Modal dialogRef={dialogRef} title={title} description={description}>
+        <form onSubmit={onSubmit} className="flex flex-col gap-3">
+          {Object.entries(fields).map(([name, value]) => (
+            <input key={name} type="hidden" name={name} value={value} />
+          ))}
+          <FormMessage message={error} />
+          {/* Cancel first and autofocused: in a confirmation dialog the safe choice should have focus. */}
+          <div className="flex justify-end gap-2">
+            <Button type="button" variant="secondary" autoFocus onClick={() => dialogRef.current?.close()}>
+              {t("cancel")}
+            </Button>
+            <Button type="submit" variant={variant} disabled={pending} aria-busy={pending}>
+              {confirmLabel}
+            </Button>
+          </div>
+        </form>
+      </Modal>
+    </>
+  );
+}

@@ -1,0 +1,23 @@
+"use client";
+
+import { useTranslations } from "next-intl";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { FormMessage } from "@/components/ui/form-message";
+import { type FormAction, useActionForm } from "./use-action-form";
+
+export function OrganizationNameForm({ name, action }: { name: string; action: FormAction }) {
+  const t = useTranslations("Settings");
+  const { onSubmit, pending, fieldErrors, error, success } = useActionForm(action);
+  return (
+    <form onSubmit={onSubmit} noValidate className="flex max-w-md flex-col gap-3">
+      <Field name="name" label={t("name")} defaultValue={name} required errors={fieldErrors?.name} />
+      <FormMessage message={error ?? success} ok={!error && Boolean(success)} />
+      <div>
+        <Button type="submit" disabled={pending} aria-busy={pending}>
+          {pending ? t("saving") : t("saveName")}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,38 @@
+"use client";
+
+import { useTranslations } from "next-intl";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { FormMessage } from "@/components/ui/form-message";
+import { EnvironmentSelect } from "./environment-select";
+import { type FormAction, useActionForm } from "./use-action-form";
+
+export function ProjectForm({ action }: { action: FormAction }) {
+  const t = useTranslations("Projects");
+  const { onSubmit, pending, formRef, fieldErrors, error, success } = useActionForm(action, {
+    resetOnSuccess: true,
+  });
+  return (
+    <form ref={formRef} onSubmit={onSubmit} noValidate className="flex max-w-md flex-col gap-3">
+      <Field name="name" id="new-project-name" label={t("name")} required errors={fieldErrors?.name} />
+      <Field
+        name="slug"
+        id="new-project-slug"
+        label={t("slugOptional")}
+        hint={t("slugHint")}
+        errors={fieldErrors?.slug}
+      />
+      <EnvironmentSelect
+        id="new-project-environment"
+        defaultValue="development"
+        errors={fieldErrors?.environment}
+      />
+      <FormMessage message={error ?? success} ok={!error && Boolean(success)} />
+      <div>
+        <Button type="submit" disabled={pending} aria-busy={pending}>
+          {pending ? t("creating") : t("create")}
+        </Button>
+      </div>
+    </form>
+  );
+}
