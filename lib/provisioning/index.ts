@@ -2,6 +2,7 @@
  * lib/provisioning: the instance lifecycle, launch with quota and policy checks, placement on the fleet, the
  * reconciler, queue insight and the provider registry. Other domains and the app import only from here.
  */
+export type { Alternative } from "./alternatives";
 export { activateNode, drainNode, failNode } from "./fleet";
 export { IMAGE_CATALOG, type ImageSummary, listImages, seedImages } from "./images";
 export { type CapacityViolation, checkCapacityInvariants } from "./invariant";
@@ -25,6 +26,7 @@ export {
   type InstanceListItem,
   listInstances,
 } from "./queries";
+export { type EtaMethod, expectedWait, type QueueInsight, queueInsight, type WaitEstimate } from "./queue";
 export {
   DEFAULT_QUOTA_GPUS,
   gpusOfSlices,

@@ -1,0 +1,170 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import { type Ctx, NotFoundError, nowOf } from "@/lib/core";
+import { type Executor, getDb } from "@/lib/db/client";
+import { requireOrgAccess } from "@/lib/tenancy";
+import { type Alternative, alternativesFor } from "./alternatives";
+import { type EtaRequest, replayStart } from "./eta";
+import { loadRegionHolders, loadRegionNodes } from "./fleet-state";
+import { loadOrgInstance } from "./load";
+import { loadOffering, type Offering } from "./offerings";
+import { DEFAULT_PRIORITY } from "./schemas";
+
+/**
+ * How an ETA was estimated: "capacity" (it fits now and nobody is ahead), "runtime" (a replay of the queue
+ * against the max runtimes of what runs), "history" (the median queue wait of the last 7 days, because
+ * something it waits for has no max runtime), "unknown" (neither), or "no_capacity" (no active node here has
+ * this GPU model at all).
+ */
+export type EtaMethod = "capacity" | "runtime" | "history" | "unknown" | "no_capacity";
+export type WaitEstimate = {
+  etaSeconds: number | null;
+  method: EtaMethod;
+  /** Requests ahead in the same region × GPU model queue. */
+  ahead: number;
+  /** For "history": how many starts the median is over. */
+  historySamples?: number;
+};
+export type QueueInsight = {
+  instanceId: string;
+  state: string;
+  /** 1 = next in its queue; null when it is not queued. */
+  position: number | null;
+  estimate: WaitEstimate | null;
+  alternatives: Alternative[];
+};
+
+const AHEAD_LIMIT = 500;
+const HISTORY_DAYS = 7;
+
+type Target = { id: string | null; priority: number; queuedAt: Date | null };
+
+async function queueAhead(exec: Executor, region: string, model: string, t: Target) {
+  const before = t.id
+    ? sql`(priority > ${t.priority} or (priority = ${t.priority} and (queued_at, id) < (${t.queuedAt}, ${t.id}::uuid)))`
+    : sql`priority >= ${t.priority}`;
+  const res = await exec.execute<{
+    id: string;
+    gpu_count: number;
+    slices_per_gpu: number;
+    max_runtime_minutes: number | null;
+    total: number;
+  }>(sql`
+    select id, gpu_count, slices_per_gpu, max_runtime_minutes, count(*) over ()::int as total from instances
+    where state = 'queued' and region_code = ${region} and gpu_model_id = ${model} and ${before}
+    order by priority desc, queued_at, id limit ${AHEAD_LIMIT}`);
+  return {
+    total: res.rows[0]?.total ?? 0,
+    rows: res.rows.map(
+      (r): EtaRequest => ({
+        id: r.id,
+        modelId: model,
+        gpuCount: r.gpu_count,
+        slicesPerGpu: r.slices_per_gpu,
+        spot: false,
+        runtimeMs: r.max_runtime_minutes ? r.max_runtime_minutes * 60_000 : null,
+      }),
+    ),
+  };
+}
+
+/** Median wait (queued → placed) of the last 7 days for a region × GPU model, in seconds. */
+async function historyWait(exec: Executor, region: string, model: string, now: Date) {
+  const res = await exec.execute<{ p50: number | null; n: number }>(sql`
+    select percentile_cont(0.5) within group (order by extract(epoch from e.at - q.at)) as p50, count(*)::int as n
+    from instance_events e
+    join instances i on i.id = e.instance_id
+    cross join lateral (
+      select max(q.at) as at from instance_events q
+      where q.instance_id = e.instance_id and q.to_state = 'queued' and q.at <= e.at
+    ) q
+    where e.from_state = 'queued' and e.to_state = 'provisioning' and q.at is not null
+      and i.region_code = ${region} and i.gpu_model_id = ${model}
+      and e.at > ${new Date(now.getTime() - HISTORY_DAYS * 86_400_000)} and e.at <= ${now}`);
+  const row = res.rows[0];
+  return { p50: row?.p50 === null || row?.p50 === undefined ? null : Number(row.p50), n: row?.n ?? 0 };
+}
+
+async function estimate(exec: Executor, region: string, offering: Offering, t: Target, now: Date) {
+  const nodes = (await loadRegionNodes(exec, region)).filter((n) => n.modelId === offering.gpuModelId);
+  const ahead = await queueAhead(exec, region, offering.gpuModelId, t);
+  if (nodes.length === 0)
+    return { etaSeconds: null, method: "no_capacity", ahead: ahead.total } satisfies WaitEstimate;
+  const holders = await loadRegionHolders(exec, region, now);
+  const target: EtaRequest = {
+    id: t.id ?? "new",
+    modelId: offering.gpuModelId,
+    gpuCount: offering.gpuCount,
+    slicesPerGpu: offering.slicesPerGpu,
+    spot: false,
+    runtimeMs: null,
+  };
+  const startAt =
+    ahead.total <= AHEAD_LIMIT
+      ? replayStart({ nodes, holders, ahead: ahead.rows, target, now: now.getTime() })
+      : null;
+  if (startAt !== null) {
+    const etaSeconds = Math.max(0, Math.round((startAt - now.getTime()) / 1000));
+    return {
+      etaSeconds,
+      method: etaSeconds === 0 && ahead.total === 0 ? "capacity" : "runtime",
+      ahead: ahead.total,
+    } satisfies WaitEstimate;
+  }
+  const h = await historyWait(exec, region, offering.gpuModelId, now);
+  if (h.p50 === null)
+    return { etaSeconds: null, method: "unknown", ahead: ahead.total } satisfies WaitEstimate;
+  return {
+    etaSeconds: Math.round(h.p50),
+    method: "history",
+    ahead: ahead.total,
+    historySamples: h.n,
+  } satisfies WaitEstimate;
+}
+
+/**
+ * The expected wait for a new launch of an instance type in a region (the launch page and the catalog): where
+ * it would queue at the default priority, replayed as above. Public fleet data: no tenant scope.
+ */
+export async function expectedWait(
+  regionCode: string,
+  instanceTypeId: string,
+  ctx: Pick<Ctx, "tx" | "now"> = {},
+): Promise<WaitEstimate | null> {
+  const exec = ctx.tx ?? getDb();
+  const offering = await loadOffering(exec, instanceTypeId);
+  if (!offering) return null;
+  return estimate(
+    exec,
+    regionCode,
+    offering,
+    { id: null, priority: DEFAULT_PRIORITY, queuedAt: null },
+    nowOf(ctx),
+  );
+}
+
+/** A queued instance's position, ETA and alternatives that would start sooner, each with its hourly price. */
+export async function queueInsight(ctx: Ctx, orgSlug: string, instanceId: string): Promise<QueueInsight> {
+  const { org } = await requireOrgAccess(ctx, orgSlug, "viewer");
+  const exec = ctx.tx ?? getDb();
+  const now = nowOf(ctx);
+  const inst = await loadOrgInstance(exec, org.id, instanceId);
+  const base = { instanceId: inst.id, state: inst.state };
+  if (inst.state !== "queued") return { ...base, position: null, estimate: null, alternatives: [] };
+  const offering = await loadOffering(exec, inst.instanceTypeId);
+  if (!offering) throw new NotFoundError("Instance type");
+  const est = await estimate(
+    exec,
+    inst.regionCode,
+    offering,
+    { id: inst.id, priority: inst.priority, queuedAt: inst.queuedAt },
+    now,
+  );
+  const alternatives = await alternativesFor(
+    exec,
+    org,
+    { regionCode: inst.regionCode, offering, pricingModel: inst.pricingModel },
+    now,
+  );
+  return { ...base, position: est.ahead + 1, estimate: est, alternatives };
+}
