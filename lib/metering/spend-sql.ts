@@ -7,13 +7,13 @@ const COMPUTE = sql.raw(`('running', 'stopping', 'preempting')`);
 const STORAGE = sql.raw(`('stopped', 'preempted')`);
 const TERMINAL = sql.raw(`('terminated', 'rejected', 'cancelled', 'failed')`);
 
-/** Which organizations a spend query covers: one, or every organization that has a budget. */
-export type SpendScope = { orgId: string } | { budgeted: true };
+/** Which organizations a spend query covers: one, some, or every organization that has a budget. */
+export type SpendScope = { orgId: string } | { orgIds: string[] } | { budgeted: true };
 
 function orgFilter(scope: SpendScope, column: SQL): SQL {
-  return "orgId" in scope
-    ? sql`${column} = ${scope.orgId}::uuid`
-    : sql`${column} in (select distinct org_id from budgets)`;
+  if ("orgId" in scope) return sql`${column} = ${scope.orgId}::uuid`;
+  if ("orgIds" in scope) return sql`${column} = any(${`{${scope.orgIds.join(",")}}`}::uuid[])`;
+  return sql`${column} in (select distinct org_id from budgets)`;
 }
 
 export type ProjectSpendRow = {
@@ -116,7 +116,7 @@ function accrualSql(scope: SpendScope, now: Date, monthStart: Date): SQL {
     )
     select l.org_id, l.project_id, sum(extract(epoch from sp.e - sp.s) / 3600 * case
         when sp.to_state in ${COMPUTE} then coalesce(p.usd_per_hour, 0)
-        when sp.to_state in ${STORAGE} then l.disk_gib * ${STORAGE_USD_PER_GIB_HOUR}
+        when sp.to_state in ${STORAGE} then l.disk_gib * ${STORAGE_USD_PER_GIB_HOUR}::numeric
         else 0 end) as accrued
     from spans sp join live l on l.id = sp.id
     left join lateral (
@@ -137,7 +137,7 @@ function accrualSql(scope: SpendScope, now: Date, monthStart: Date): SQL {
 function burnSql(scope: SpendScope, now: Date): SQL {
   return sql`
     select i.org_id, i.project_id, sum(case
-        when i.state in ${STORAGE} then i.disk_gib * ${STORAGE_USD_PER_GIB_HOUR}
+        when i.state in ${STORAGE} then i.disk_gib * ${STORAGE_USD_PER_GIB_HOUR}::numeric
         when i.pricing_model in ('reserved_1m', 'reserved_1y') then 0
         else coalesce(p.usd_per_hour, 0) end) as burn
     from instances i

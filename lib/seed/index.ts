@@ -4,6 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
+import { seedDefaultQuotas, seedImages } from "@/lib/provisioning";
 import { seedCatalog } from "./catalog";
 import { createDemoOrg, createUser, type DemoUser } from "./demo";
 
@@ -34,6 +35,7 @@ export async function seedIfEmpty(opts: {
     console.log("[forja] seeding the demo (catalog, fleet, organization)…");
     await db.transaction(async (tx) => {
       await seedCatalog(tx);
+      await seedImages(tx);
       await createUser(tx, { ...creds.operator, isOperator: true });
       const { org } = await createDemoOrg(tx, {
         name: "Acme AI",
@@ -44,6 +46,7 @@ export async function seedIfEmpty(opts: {
         ],
       });
       creds.orgSlug = org.slug;
+      await seedDefaultQuotas(tx, org.id);
     });
     fs.mkdirSync(opts.dataDir, { recursive: true });
     fs.writeFileSync(credFile, JSON.stringify(creds, null, 2), { mode: 0o600 });

@@ -1,0 +1,176 @@
+import "server-only";
+import { and, asc, eq, inArray } from "drizzle-orm";
+import { writeAudit } from "@/lib/audit";
+import { type Ctx, NotFoundError, nowOf, parseInput, ValidationError } from "@/lib/core";
+import { type Tx, withTx } from "@/lib/db/client";
+import { budgets, DEFAULT_BUDGET_THRESHOLDS, memberships, projects } from "@/lib/db/schema";
+import { requireOrgAccess } from "@/lib/tenancy";
+import { type BudgetInput, type BudgetValues, budgetSchema } from "./schemas";
+
+export type Budget = typeof budgets.$inferSelect;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const NAME_TAKEN = "A budget with this name already exists in this organization";
+
+/** Resolve the project and check recipients belong to the organization; field errors otherwise. */
+async function resolve(tx: Tx, orgId: string, v: BudgetValues): Promise<{ projectId: string | null }> {
+  let projectId: string | null = null;
+  if (v.project) {
+    const [p] = await tx
+      .select({ id: projects.id })
+      .from(projects)
+      .where(
+        and(
+          eq(projects.orgId, orgId),
+          UUID.test(v.project) ? eq(projects.id, v.project) : eq(projects.slug, v.project),
+        ),
+      );
+    if (!p) throw ValidationError.field("project", "This project does not exist in the organization");
+    projectId = p.id;
+  }
+  const ids = [...new Set(v.recipientUserIds)];
+  if (ids.length > 0) {
+    const found = await tx
+      .select({ userId: memberships.userId })
+      .from(memberships)
+      .where(and(eq(memberships.orgId, orgId), inArray(memberships.userId, ids)));
+    if (found.length !== ids.length) {
+      throw ValidationError.field("recipientUserIds", "Every recipient must be a member of the organization");
+    }
+  }
+  return { projectId };
+}
+
+function values(v: BudgetValues, projectId: string | null) {
+  return {
+    name: v.name,
+    projectId,
+    amountUsd: v.amountUsd.toFixed(2),
+    thresholds: v.thresholds ?? DEFAULT_BUDGET_THRESHOLDS,
+    recipientUserIds: [...new Set(v.recipientUserIds)],
+    recipientEmails: [...new Set(v.recipientEmails)],
+    actionAt100: v.actionAt100,
+    graceMinutes: v.graceMinutes,
+  };
+}
+
+function isNameConflict(err: unknown): boolean {
+  const e = err as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } };
+  const pg = e?.cause ?? e;
+  return pg?.code === "23505" && pg?.constraint === "budgets_org_name_key";
+}
+
+/** Create a monthly budget for the organization or one project (admins and owners). */
+export async function createBudget(ctx: Ctx, orgSlug: string, raw: BudgetInput): Promise<Budget> {
+  const v = parseInput(budgetSchema, raw);
+  const now = nowOf(ctx);
+  return withTx(ctx.tx, async (tx) => {
+    const { org } = await requireOrgAccess({ ...ctx, tx }, orgSlug, "admin");
+    const { projectId } = await resolve(tx, org.id, v);
+    const [row] = await tx
+      .insert(budgets)
+      .values({
+        orgId: org.id,
+        ...values(v, projectId),
+        createdBy: ctx.actor.kind === "user" ? ctx.actor.userId : null,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (!row) throw ValidationError.field("name", NAME_TAKEN);
+    await writeAudit(tx, ctx.actor, {
+      orgId: org.id,
+      action: "budget.created",
+      targetType: "budget",
+      targetId: row.id,
+      data: { name: row.name, amountUsd: row.amountUsd, actionAt100: row.actionAt100, projectId },
+      at: now,
+    });
+    return row;
+  });
+}
+
+async function loadBudget(tx: Tx, orgId: string, id: string, lock = false): Promise<Budget> {
+  if (!UUID.test(id)) throw new NotFoundError("Budget");
+  const q = tx
+    .select()
+    .from(budgets)
+    .where(and(eq(budgets.id, id), eq(budgets.orgId, orgId)));
+  const [row] = lock ? await q.for("update") : await q;
+  if (!row) throw new NotFoundError("Budget");
+  return row;
+}
+
+/** Replace a budget's settings (admins and owners). Alerts already sent this month stay sent. */
+export async function updateBudget(
+  ctx: Ctx,
+  orgSlug: string,
+  budgetId: string,
+  raw: BudgetInput,
+): Promise<Budget> {
+  const v = parseInput(budgetSchema, raw);
+  const now = nowOf(ctx);
+  return withTx(ctx.tx, async (tx) => {
+    const { org } = await requireOrgAccess({ ...ctx, tx }, orgSlug, "admin");
+    const before = await loadBudget(tx, org.id, budgetId, true);
+    const { projectId } = await resolve(tx, org.id, v);
+    let row: Budget | undefined;
+    try {
+      // A savepoint, so a name clash is reported as a field error and the transaction stays usable.
+      [row] = await tx.transaction((sp) =>
+        sp
+          .update(budgets)
+          .set({ ...values(v, projectId), updatedAt: now })
+          .where(eq(budgets.id, before.id))
+          .returning(),
+      );
+    } catch (err) {
+      if (isNameConflict(err)) throw ValidationError.field("name", NAME_TAKEN);
+      throw err;
+    }
+    if (!row) throw new NotFoundError("Budget");
+    await writeAudit(tx, ctx.actor, {
+      orgId: org.id,
+      action: "budget.updated",
+      targetType: "budget",
+      targetId: row.id,
+      data: {
+        name: row.name,
+        before: { amountUsd: before.amountUsd, actionAt100: before.actionAt100 },
+        after: { amountUsd: row.amountUsd, actionAt100: row.actionAt100 },
+      },
+      at: now,
+    });
+    return row;
+  });
+}
+
+export async function deleteBudget(ctx: Ctx, orgSlug: string, budgetId: string): Promise<void> {
+  const now = nowOf(ctx);
+  await withTx(ctx.tx, async (tx) => {
+    const { org } = await requireOrgAccess({ ...ctx, tx }, orgSlug, "admin");
+    const before = await loadBudget(tx, org.id, budgetId, true);
+    await tx.delete(budgets).where(eq(budgets.id, before.id));
+    await writeAudit(tx, ctx.actor, {
+      orgId: org.id,
+      action: "budget.deleted",
+      targetType: "budget",
+      targetId: before.id,
+      data: { name: before.name, amountUsd: before.amountUsd },
+      at: now,
+    });
+  });
+}
+
+/** One budget of the organization (any member role may read budgets). */
+export async function getBudget(ctx: Ctx, orgSlug: string, budgetId: string): Promise<Budget> {
+  return withTx(ctx.tx, async (tx) => {
+    const { org } = await requireOrgAccess({ ...ctx, tx }, orgSlug, "viewer");
+    return loadBudget(tx, org.id, budgetId);
+  });
+}
+
+export async function listBudgetRows(tx: Tx, orgId: string): Promise<Budget[]> {
+  return tx.select().from(budgets).where(eq(budgets.orgId, orgId)).orderBy(asc(budgets.name));
+}

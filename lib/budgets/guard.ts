@@ -1,0 +1,45 @@
+import "server-only";
+import { and, eq, inArray, isNull, or } from "drizzle-orm";
+import { QuotaExceededError } from "@/lib/core";
+import type { Executor } from "@/lib/db/client";
+import { budgets } from "@/lib/db/schema";
+import { forecastOf, monthOf, projectSpend } from "@/lib/metering";
+import { scopedSpend } from "./evaluate";
+
+/**
+ * For launch (in its transaction): refuse when a budget covering the project (or the whole organization)
+ * with block_launches or stop_instances at 100 % is used up this month. Spend is computed live (ledger plus
+ * the unmetered tail), so raising the budget unblocks at once and a crossing is enforced before its alert.
+ */
+export async function assertBudgetAllowsLaunch(
+  exec: Executor,
+  orgId: string,
+  projectId: string,
+  now: Date,
+): Promise<void> {
+  const capped = await exec
+    .select()
+    .from(budgets)
+    .where(
+      and(
+        eq(budgets.orgId, orgId),
+        inArray(budgets.actionAt100, ["block_launches", "stop_instances"]),
+        or(isNull(budgets.projectId), eq(budgets.projectId, projectId)),
+      ),
+    );
+  if (capped.length === 0) return;
+  const month = monthOf(now);
+  const rows = await projectSpend(exec, { orgId }, { now, monthStart: month.start });
+  for (const b of capped) {
+    const f = forecastOf(scopedSpend(rows, b), month, now);
+    const amount = Number(b.amountUsd);
+    if (f.actualUsd < amount) continue;
+    const usd = (n: number) =>
+      `$${n.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+    throw new QuotaExceededError(
+      `The budget '${b.name}' is used up for ${month.period} (${usd(f.actualUsd)} of ${usd(amount)}): new launches ` +
+        "are blocked until an admin raises the budget or the month ends.",
+      { budgetId: b.id, budgetName: b.name, period: month.period, actualUsd: f.actualUsd, amountUsd: amount },
+    );
+  }
+}
