@@ -5,6 +5,7 @@ import enCatalog from "./en/catalog.json";
 import enCharts from "./en/charts.json";
 import enCommon from "./en/common.json";
 import enCostNotices from "./en/costNotices.json";
+import enCosts from "./en/costs.json";
 import enInstances from "./en/instances.json";
 import enSettings from "./en/settings.json";
 import enShell from "./en/shell.json";
@@ -14,6 +15,7 @@ import esCatalog from "./es/catalog.json";
 import esCharts from "./es/charts.json";
 import esCommon from "./es/common.json";
 import esCostNotices from "./es/costNotices.json";
+import esCosts from "./es/costs.json";
 import esInstances from "./es/instances.json";
 import esSettings from "./es/settings.json";
 import esShell from "./es/shell.json";
@@ -26,6 +28,7 @@ const catalogs = {
   en: {
     ...enCommon,
     ...enCostNotices,
+    ...enCosts,
     ...enAuth,
     ...enCharts,
     ...enAdmin,
@@ -37,6 +40,7 @@ const catalogs = {
   es: {
     ...esCommon,
     ...esCostNotices,
+    ...esCosts,
     ...esAuth,
     ...esCharts,
     ...esAdmin,
