@@ -15,5 +15,5 @@ export function seriesStyle(index: number): SeriesStyle {
   };
 }
 
-/** The averaged line drawn over per-GPU lines: dark and thicker so it reads as the headline. */
-export const EMPHASIS_STYLE: SeriesStyle = { color: "#0f172a", dash: "", width: 2.75 };
+/** The averaged line over per-GPU lines: the text colour (dark or light with the theme), thicker, so it leads. */
+export const EMPHASIS_STYLE: SeriesStyle = { color: "currentColor", dash: "", width: 2.75 };

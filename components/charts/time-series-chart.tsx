@@ -12,6 +12,8 @@ import type { ChartRange } from "./ranges";
 import { type ChartSeries, hasSamples, summarize, toChartRows } from "./series";
 import { useChartFormat } from "./use-chart-format";
 
+const SPARSE_POINTS = 60;
+
 export type TimeSeriesChartProps = {
   title: string;
   headingLevel?: 2 | 3;
@@ -44,6 +46,11 @@ export function TimeSeriesChart(props: TimeSeriesChartProps) {
   const rows = useMemo(() => toChartRows(series), [series]);
   const summaries = useMemo(() => series.map(summarize), [series]);
   const Heading = headingLevel === 2 ? "h2" : "h3";
+  // A sparse series (a few queue waits in a week) would vanish as a line of isolated points: mark them.
+  const dotted = useMemo(
+    () => new Set(summaries.filter((x) => x.count <= SPARSE_POINTS).map((x) => x.key)),
+    [summaries],
+  );
   const styleOf = (key: string, i: number): SeriesStyle =>
     props.emphasis?.includes(key) ? EMPHASIS_STYLE : seriesStyle(i);
 
@@ -94,7 +101,7 @@ export function TimeSeriesChart(props: TimeSeriesChartProps) {
             }}
           />
           <Tooltip content={(p) => <ChartTooltip {...p} fmt={fmt} unit={unit} digits={digits} />} />
-          <Legend verticalAlign="top" height={28} wrapperStyle={{ fontSize: 12 }} />
+          <Legend verticalAlign="top" height={28} itemSorter={null} wrapperStyle={{ fontSize: 12 }} />
           {series.map((s, i) => {
             const st = styleOf(s.key, i);
             return props.variant === "area" ? (
@@ -108,7 +115,7 @@ export function TimeSeriesChart(props: TimeSeriesChartProps) {
                 fillOpacity={0.12}
                 strokeWidth={st.width}
                 strokeDasharray={st.dash}
-                dot={false}
+                dot={dotted.has(s.key) ? { r: 2.5, fill: st.color } : false}
                 isAnimationActive={false}
               />
             ) : (
@@ -120,7 +127,7 @@ export function TimeSeriesChart(props: TimeSeriesChartProps) {
                 stroke={st.color}
                 strokeWidth={st.width}
                 strokeDasharray={st.dash}
-                dot={false}
+                dot={dotted.has(s.key) ? { r: 2.5, fill: st.color } : false}
                 isAnimationActive={false}
               />
             );

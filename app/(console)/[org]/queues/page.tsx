@@ -71,7 +71,9 @@ export default async function QueuesPage({
         a.regionName.localeCompare(b.regionName) ||
         a.gpuModelName.localeCompare(b.gpuModelName),
     );
-  const charted = byPair.series.slice(0, MAX_PAIR_CHARTS);
+  // Pairs without a wait would be a wall of empty charts: chart the busiest; the table lists every pair.
+  const busy = byPair.series.filter((s) => s.waits > 0);
+  const charted = byPair.series.length === 1 ? byPair.series : busy.slice(0, MAX_PAIR_CHARTS);
 
   return (
     <div className="flex flex-col gap-6">
@@ -124,7 +126,11 @@ export default async function QueuesPage({
           ) : null}
           {byPair.series.length > charted.length ? (
             <p className="text-sm text-slate-600 dark:text-slate-400">
-              {t("queues.showingPairs", { shown: charted.length, total: byPair.series.length })}
+              {t("queues.showingBusiest", {
+                shown: charted.length,
+                busy: busy.length,
+                total: byPair.series.length,
+              })}
             </p>
           ) : null}
           <div className="grid gap-4 xl:grid-cols-2">
