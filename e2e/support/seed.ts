@@ -1,6 +1,6 @@
 /** Seeds the throwaway e2e database: the catalog, an operator, Acme (every role) and Globex (another tenant). */
 import { closeDb, getDb } from "@/lib/db/client";
-import { seedImages } from "@/lib/provisioning";
+import { DEFAULT_QUOTA_GPUS, seedDefaultQuotas, seedImages } from "@/lib/provisioning";
 import { createDemoOrg, createUser, seedCatalog } from "@/lib/seed";
 import { USERS } from "./env";
 
@@ -9,7 +9,7 @@ await getDb().transaction(async (tx) => {
   // The launch form picks from the image catalog (idempotent if the catalog seed adds it too).
   await seedImages(tx);
   await createUser(tx, { ...USERS.operator, name: "Olga Operator", isOperator: true });
-  await createDemoOrg(tx, {
+  const acme = await createDemoOrg(tx, {
     name: "Acme AI",
     owner: { ...USERS.owner, name: "Ada Owner" },
     members: [
@@ -18,6 +18,8 @@ await getDb().transaction(async (tx) => {
       { ...USERS.viewer, name: "Vera Viewer", role: "viewer" },
     ],
   });
-  await createDemoOrg(tx, { name: "Globex", owner: { ...USERS.other, name: "Gary Globex" } });
+  const globex = await createDemoOrg(tx, { name: "Globex", owner: { ...USERS.other, name: "Gary Globex" } });
+  // Quota rows at the platform default, so the journeys see the same numbers as an unseeded organization.
+  for (const { org } of [acme, globex]) await seedDefaultQuotas(tx, org.id, DEFAULT_QUOTA_GPUS);
 });
 await closeDb();

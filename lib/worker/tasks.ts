@@ -1,5 +1,6 @@
 import { systemCtx } from "@/lib/core";
 import { deliverOutbox } from "@/lib/notify";
+import { placeQueuedInstances, reconcileInstances } from "@/lib/provisioning";
 import { ingestMetrics, rollupMetrics } from "@/lib/telemetry";
 
 export type PeriodicTask = {
@@ -9,8 +10,28 @@ export type PeriodicTask = {
   run: () => Promise<void>;
 };
 
-/** Every periodic job of the worker. Domains add theirs here. */
+/**
+ * Every periodic job of the worker. Domains add theirs here. Time in the worker is the wall clock; the
+ * simulated provider shortens its own delays when FORJA_SIM_SPEED > 1 (e2e runs use 30), so nothing here
+ * needs to know about simulated time.
+ */
 export const periodicTasks: PeriodicTask[] = [
+  {
+    // Several workers may run it at once: placement takes a lock per region.
+    name: "provisioning-schedule",
+    everySeconds: 2,
+    run: async () => {
+      await placeQueuedInstances(systemCtx("scheduler"));
+    },
+  },
+  {
+    // Rows are claimed with SKIP LOCKED, so concurrent runs split the work instead of repeating it.
+    name: "provisioning-reconcile",
+    everySeconds: 2,
+    run: async () => {
+      await reconcileInstances(systemCtx("provider"));
+    },
+  },
   {
     name: "notify-deliver-outbox",
     everySeconds: 2,
