@@ -5,6 +5,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { seedDefaultQuotas, seedImages } from "@/lib/provisioning";
+import { seedDemoHistory } from "@/lib/telemetry";
 import { seedCatalog } from "./catalog";
 import { createDemoOrg, createUser, type DemoUser } from "./demo";
 
@@ -33,7 +34,7 @@ export async function seedIfEmpty(opts: {
       orgSlug: "acme-ai",
     };
     console.log("[forja] seeding the demo (catalog, fleet, organization)…");
-    await db.transaction(async (tx) => {
+    const demoOrgId = await db.transaction(async (tx) => {
       await seedCatalog(tx);
       await seedImages(tx);
       await createUser(tx, { ...creds.operator, isOperator: true });
@@ -47,7 +48,10 @@ export async function seedIfEmpty(opts: {
       });
       creds.orgSlug = org.slug;
       await seedDefaultQuotas(tx, org.id);
+      return org.id;
     });
+    // Thirty days of instances, queue waits and GPU metrics, made by the real engine (lib/telemetry/history.ts).
+    await seedDemoHistory(demoOrgId);
     fs.mkdirSync(opts.dataDir, { recursive: true });
     fs.writeFileSync(credFile, JSON.stringify(creds, null, 2), { mode: 0o600 });
     seeded = true;

@@ -70,7 +70,7 @@ export async function backfillMetrics(opts: {
   for (const [id, runs] of byInstance) {
     const inst = instances.get(id);
     if (!inst) continue;
-    const buckets = new Map<string, Bucket>();
+    const buckets = new Map<number, Bucket>();
     for (const run of runs) {
       const runStart = Number(run.start_ms);
       const runEnd = Math.min(run.end_ms == null ? now : Number(run.end_ms), now);
@@ -82,7 +82,8 @@ export async function backfillMetrics(opts: {
           if (at >= rawFrom) raw.push({ inst, s });
           const bucket = Math.floor(at / ROLLUP_BUCKET_MS) * ROLLUP_BUCKET_MS;
           if (bucket >= closedUntil) continue; // still open: the worker's rollup job closes it
-          const key = `${s.gpuIndex}:${bucket}`;
+          // Numeric keys (bucket number × 64 + GPU): this runs once per sample, millions of times.
+          const key = (bucket / ROLLUP_BUCKET_MS) * 64 + s.gpuIndex;
           const b = buckets.get(key);
           if (b) {
             b.n++;

@@ -3,6 +3,7 @@
  * logs, energy, queue-time and fleet-capacity analytics, and the demo history back-fill. Framework-free; the
  * worker, route handlers and pages call these.
  */
+export { seedDemoHistory } from "./demo-seed";
 export { energyKwh } from "./energy";
 export {
   type FleetCapacityPoint,

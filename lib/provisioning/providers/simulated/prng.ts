@@ -15,17 +15,21 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
-/** Mixes integer keys into one 32-bit value (murmur3 finalizer per key); keys may exceed 32 bits. */
-export function hash32(...keys: number[]): number {
-  let h = 0x811c9dc5;
-  for (const k of keys) {
-    // Fold the high part in as well: tick numbers and epoch hours do not fit in 32 bits forever.
-    const lo = k | 0;
-    const hi = Math.floor(k / 4294967296) | 0;
-    h = fmix(h ^ lo);
-    h = fmix(h ^ Math.imul(hi, 0x9e3779b1));
-  }
-  return h >>> 0;
+/**
+ * Mixes up to four non-negative integer keys into one 32-bit value (murmur3 finalizer per key). Fixed arity
+ * instead of rest parameters: this runs millions of times when the demo history is back-filled.
+ */
+export function hash32(a: number, b = 0, c = 0, d = 0): number {
+  let h = mix(0x811c9dc5, a);
+  h = mix(h, b);
+  h = mix(h, c);
+  return mix(h, d);
+}
+
+function mix(h: number, k: number): number {
+  // The high part is folded in too: tick numbers and epoch hours do not fit in 32 bits forever.
+  const hi = (k / 4294967296) | 0;
+  return fmix(fmix(h ^ (k | 0)) ^ Math.imul(hi, 0x9e3779b1));
 }
 
 function fmix(x: number): number {
@@ -39,14 +43,15 @@ function fmix(x: number): number {
 }
 
 /** A uniform number in [0, 1) addressed by keys: the same keys always give the same number. */
-export function hashUnit(...keys: number[]): number {
-  return mulberry32(hash32(...keys))();
+export function hashUnit(a: number, b = 0, c = 0, d = 0): number {
+  return fmix(hash32(a, b, c, d) + 0x6d2b79f5) / 4294967296;
 }
 
 /** Approximately normal (mean 0, sd 1) from keys: Irwin–Hall of 4 uniforms, rescaled (fine for noise). */
-export function hashNormal(...keys: number[]): number {
-  const next = mulberry32(hash32(...keys));
-  return (next() + next() + next() + next() - 2) * Math.sqrt(3);
+export function hashNormal(a: number, b = 0, c = 0, d = 0): number {
+  const h = hash32(a, b, c, d);
+  const sum = fmix(h + 1) + fmix(h + 2) + fmix(h + 3) + fmix(h + 4);
+  return (sum / 4294967296 - 2) * Math.sqrt(3);
 }
 
 /** Stable 32-bit number from a string (FNV-1a), for keys like a stream name or an instance id. */
