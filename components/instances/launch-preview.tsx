@@ -41,6 +41,18 @@ export function LaunchPreview({
     (pricing === "reserved" ? (data.prices.reserved_1y ?? data.prices.reserved_1m) : data.prices[pricing]);
   const overQuota = data ? data.gpusNeeded > data.quota.leftGpus : false;
 
+  function waitText(): string {
+    const w = data?.expectedWait;
+    if (!data || !w) return t("waitUnknown");
+    if (w.method === "no_capacity") return t("waitNoCapacity");
+    if (w.etaSeconds === null) return t("waitUnknownAhead", { ahead: w.ahead });
+    if (w.etaSeconds === 0) return t("waitNone");
+    const eta = formatDuration(w.etaSeconds, tAll);
+    return w.method === "history"
+      ? t("waitHistory", { eta, ahead: w.ahead })
+      : t("waitValue", { eta, ahead: w.ahead });
+  }
+
   return (
     <section
       aria-labelledby="preview-heading"
@@ -60,7 +72,7 @@ export function LaunchPreview({
         ) : (
           <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1">
             <dt className="font-medium">{t("price")}</dt>
-            <dd data-testid="preview-price">
+            <dd>
               {price == null
                 ? t("notOffered", {
                     pricing: tAll(`pricing.${pricing === "reserved" ? "reserved_1y" : pricing}`),
@@ -68,7 +80,7 @@ export function LaunchPreview({
                 : tAll("price.perHour", { price: usd(price) })}
             </dd>
             <dt className="font-medium">{t("quota")}</dt>
-            <dd data-testid="preview-quota">
+            <dd>
               {t("quotaValue", {
                 left: format.number(data.quota.leftGpus),
                 limit: format.number(data.quota.limitGpus),
@@ -83,15 +95,7 @@ export function LaunchPreview({
               ) : null}
             </dd>
             <dt className="font-medium">{t("wait")}</dt>
-            <dd data-testid="preview-wait">
-              {data.expectedWait && data.expectedWait.etaSeconds !== null
-                ? data.expectedWait.etaSeconds <= 0
-                  ? t("waitNone")
-                  : t("waitValue", { eta: formatDuration(data.expectedWait.etaSeconds, tAll) })
-                : data.available > 0
-                  ? t("availableNow", { count: data.available })
-                  : t("waitQueued")}
-            </dd>
+            <dd>{waitText()}</dd>
           </dl>
         )}
       </div>

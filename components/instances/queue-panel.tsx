@@ -3,12 +3,15 @@
 import Link from "next/link";
 import { useFormatter, useTranslations } from "next-intl";
 import { formatDuration } from "./duration";
+import { gpuLabel } from "./labels";
 import type { QueueView } from "./types";
 
-/** While queued: where the instance stands, when it should start, and launches that would start sooner. */
+/** While queued: where the instance stands, when it should start (and how that was estimated), and launches
+ * that would start now instead, each with its price and a link that opens the launch form pre-filled. */
 export function QueuePanel({ org, queue }: { org: string; queue: QueueView }) {
   const t = useTranslations("Instances");
   const format = useFormatter();
+  const usd = (n: number) => format.number(n, { style: "currency", currency: "USD" });
   return (
     <section
       aria-labelledby="queue-heading"
@@ -21,7 +24,12 @@ export function QueuePanel({ org, queue }: { org: string; queue: QueueView }) {
         <dt className="font-medium">{t("queue.position")}</dt>
         <dd>{t("queue.positionValue", { position: queue.position })}</dd>
         <dt className="font-medium">{t("queue.eta")}</dt>
-        <dd>{queue.etaSeconds === null ? t("queue.etaUnknown") : formatDuration(queue.etaSeconds, t)}</dd>
+        <dd>
+          {queue.etaSeconds === null ? t("queue.etaUnknown") : formatDuration(queue.etaSeconds, t)}
+          <span className="block text-xs text-slate-700 dark:text-slate-300">
+            {t(`queue.method.${queue.method}`)}
+          </span>
+        </dd>
       </dl>
       <h3 className="mt-4 font-semibold">{t("queue.alternatives")}</h3>
       {queue.alternatives.length === 0 ? (
@@ -34,23 +42,18 @@ export function QueuePanel({ org, queue }: { org: string; queue: QueueView }) {
               region: a.regionCode,
               pricing: a.pricingModel,
             });
+            const gpu = gpuLabel(a, t);
             return (
               <li
                 key={`${a.kind}-${a.instanceTypeId}-${a.regionCode}-${a.pricingModel}`}
                 className="flex flex-wrap items-center justify-between gap-2 rounded-md border border-amber-200 bg-white p-2 text-sm dark:border-amber-800 dark:bg-slate-900"
               >
                 <span>
-                  <span className="font-medium">{a.description}</span>{" "}
-                  <span className="text-slate-600 dark:text-slate-400">
-                    · {a.instanceTypeId} · {a.regionCode} · {t(`pricing.${a.pricingModel}`)} ·{" "}
-                    {a.usdPerHour === null
-                      ? t("price.unknown")
-                      : t("price.perHour", {
-                          price: format.number(a.usdPerHour, { style: "currency", currency: "USD" }),
-                        })}
-                    {a.etaSeconds !== null
-                      ? ` · ${t("queue.startsIn", { eta: formatDuration(a.etaSeconds, t) })}`
-                      : ""}
+                  <span className="font-medium">{t(`queue.kind.${a.kind}`)}</span>
+                  <span className="text-slate-700 dark:text-slate-300">
+                    {" "}
+                    · {gpu} ({t("queue.memory", { gib: a.gpuMemoryGib })}) · {a.regionCode} ·{" "}
+                    {t(`pricing.${a.pricingModel}`)} · {t("price.perHour", { price: usd(a.usdPerHour) })}
                   </span>
                 </span>
                 <Link

@@ -61,20 +61,29 @@ export type InstanceEventView = {
   at: string;
 };
 
+export type WaitMethod = "capacity" | "runtime" | "history" | "unknown" | "no_capacity";
+
+/** A launch that would start sooner than the queued one, with its hourly price. */
 export type QueueAlternativeView = {
-  kind: string;
-  description: string;
+  /** region: same offering elsewhere; spot: the spot price; gpu_model: a GPU with at least the memory; mig: a slice. */
+  kind: "region" | "spot" | "gpu_model" | "mig";
   regionCode: string;
   instanceTypeId: string;
-  pricingModel: string;
-  usdPerHour: number | null;
-  etaSeconds: number | null;
+  gpuModelName: string;
+  gpuCount: number;
+  migProfile: string | null;
+  gpuMemoryGib: number;
+  pricingModel: "on_demand" | "spot" | "reserved_1m" | "reserved_1y";
+  usdPerHour: number;
 };
 
 export type QueueView = {
+  /** 1 = next in its queue. */
   position: number;
   /** Estimated seconds until it starts; null when the fleet cannot say. */
   etaSeconds: number | null;
+  /** How the ETA was estimated, so the page can say how far to trust it. */
+  method: WaitMethod;
   alternatives: QueueAlternativeView[];
 };
 
@@ -117,8 +126,7 @@ export type LaunchPreviewView = {
   gpuModelName: string;
   gpusNeeded: number;
   prices: Record<"on_demand" | "spot" | "reserved_1m" | "reserved_1y", number | null>;
-  available: number;
   allowed: boolean;
   quota: { limitGpus: number; usedGpus: number; leftGpus: number; fromDefault: boolean };
-  expectedWait: { etaSeconds: number | null; queueDepth?: number } | null;
+  expectedWait: { etaSeconds: number | null; method: WaitMethod; ahead: number } | null;
 };

@@ -4,6 +4,7 @@ import type {
   InstanceDetailView,
   InstanceListView,
   InstanceRowView,
+  QueueView,
 } from "@/components/instances/types";
 import { listGpuModels } from "@/lib/catalog";
 import { type Ctx, nowOf } from "@/lib/core";
@@ -14,6 +15,8 @@ import {
   type InstanceState,
   type ListInstancesFilter,
   listInstances,
+  type QueueInsight,
+  queueInsight,
 } from "@/lib/provisioning";
 import { type CostEstimate, estimateInstanceCosts } from "@/lib/provisioning/queries-ui";
 import { type OrgRole, requireOrgAccess, roleAtLeast } from "@/lib/tenancy";
@@ -44,7 +47,7 @@ export function legalActions(state: InstanceState, role: OrgRole): InstanceActio
 function migProfileOf(inst: Instance, names: GpuNames): string | null {
   if (inst.slicesPerGpu >= 7) return null;
   const profiles = names.get(inst.gpuModelId)?.migProfiles ?? [];
-  const byType = profiles.find((p) => inst.instanceTypeId.endsWith(p.name));
+  const byType = profiles.find((p) => inst.instanceTypeId.endsWith(`.mig-${p.name}`));
   return (byType ?? profiles.find((p) => p.slices === inst.slicesPerGpu))?.name ?? `${inst.slicesPerGpu}/7`;
 }
 
@@ -103,7 +106,11 @@ export async function loadInstanceDetail(
   const { role } = await requireOrgAccess(ctx, orgSlug, "viewer");
   const [detail, names] = await Promise.all([getInstance(ctx, orgSlug, instanceId), gpuNames(ctx)]);
   const inst = detail.instance;
-  const cost = (await estimateInstanceCosts(ctx, orgSlug, [inst.id])).get(inst.id);
+  const [costs, insight] = await Promise.all([
+    estimateInstanceCosts(ctx, orgSlug, [inst.id]),
+    inst.state === "queued" ? queueInsight(ctx, orgSlug, inst.id) : null,
+  ]);
+  const cost = costs.get(inst.id);
   const project = { projectSlug: detail.project.slug, projectName: detail.project.name };
   return {
     ...rowView({ ...inst, ...project }, names, role, cost),
@@ -122,8 +129,31 @@ export async function loadInstanceDetail(
       actorEmail: null,
       at: e.at.toISOString(),
     })),
-    queue: null,
+    queue: queueView(insight, names),
     cost: cost && cost.hours > 0 ? cost : null,
     now: nowOf(ctx).toISOString(),
+  };
+}
+
+function queueView(insight: QueueInsight | null, names: GpuNames): QueueView | null {
+  if (!insight || insight.position === null || !insight.estimate) return null;
+  return {
+    position: insight.position,
+    etaSeconds: insight.estimate.etaSeconds,
+    method: insight.estimate.method,
+    alternatives: insight.alternatives.map((a) => ({
+      kind: a.kind,
+      regionCode: a.regionCode,
+      instanceTypeId: a.instanceTypeId,
+      gpuModelName: a.gpuModelName,
+      gpuCount: a.gpuCount,
+      // Instance type ids of MIG slices end with their profile ("h100.mig-1g.10gb").
+      migProfile:
+        names.get(a.gpuModelId)?.migProfiles.find((p) => a.instanceTypeId.endsWith(`.mig-${p.name}`))?.name ??
+        null,
+      gpuMemoryGib: a.gpuMemoryGib,
+      pricingModel: a.pricingModel,
+      usdPerHour: Number(a.usdPerHour),
+    })),
   };
 }

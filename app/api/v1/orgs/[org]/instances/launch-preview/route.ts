@@ -2,7 +2,7 @@ import { z } from "zod";
 import { errorToProblem } from "@/lib/api/problem";
 import { getOffering } from "@/lib/catalog";
 import { parseInput } from "@/lib/core";
-import { gpusOfSlices, quotaLeft } from "@/lib/provisioning";
+import { expectedWait, gpusOfSlices, quotaLeft } from "@/lib/provisioning";
 import { apiCtx, json } from "../actor";
 
 const querySchema = z.object({
@@ -12,7 +12,8 @@ const querySchema = z.object({
 
 /**
  * GET ?instanceType=&region=: what the launch form shows before submitting — the offering's prices per
- * pricing model, how many could start right now, and the quota left for its GPU model in that region.
+ * pricing model, the quota left for its GPU model in that region, and the
+ * expected wait for a launch queued now.
  */
 export async function GET(req: Request, { params }: { params: Promise<{ org: string }> }) {
   const { org } = await params;
@@ -21,7 +22,10 @@ export async function GET(req: Request, { params }: { params: Promise<{ org: str
     const ctx = await apiCtx();
     const q = parseInput(querySchema, Object.fromEntries(url.searchParams));
     const offering = await getOffering(ctx, org, { instanceTypeId: q.instanceType, regionCode: q.region });
-    const quota = await quotaLeft(ctx, org, offering.gpuModelId, offering.regionCode);
+    const [quota, wait] = await Promise.all([
+      quotaLeft(ctx, org, offering.gpuModelId, offering.regionCode),
+      expectedWait(offering.regionCode, offering.instanceTypeId, ctx),
+    ]);
     return json({
       instanceTypeId: offering.instanceTypeId,
       regionCode: offering.regionCode,
@@ -29,10 +33,9 @@ export async function GET(req: Request, { params }: { params: Promise<{ org: str
       // GPU-equivalents this launch takes from the quota (a MIG slice is its share of one GPU).
       gpusNeeded: gpusOfSlices(offering.migSlices ?? offering.gpuCount * 7),
       prices: offering.prices,
-      available: offering.available,
       allowed: offering.allowed,
       quota,
-      expectedWait: null,
+      expectedWait: wait && { etaSeconds: wait.etaSeconds, method: wait.method, ahead: wait.ahead },
     });
   } catch (err) {
     return errorToProblem(err, url.pathname);
