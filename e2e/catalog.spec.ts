@@ -99,6 +99,12 @@ test.describe("catalog as the owner of acme-ai", () => {
     await expect(offerings(page).first()).toBeVisible();
   });
 
+  test("invalid values in a shared link are ignored, and the page says so", async ({ page }) => {
+    await page.goto("/acme-ai/catalog?minMemoryGib=lots&gpu=h100");
+    await expect(page.getByRole("status").filter({ hasText: "ignored: minimum GPU memory" })).toBeVisible();
+    await expect(offerings(page).first().getByRole("heading", { level: 3 })).toContainText("H100");
+  });
+
   test.describe("without JavaScript", () => {
     test.use({ javaScriptEnabled: false });
     test("the filter form still works as a GET form", async ({ page }) => {

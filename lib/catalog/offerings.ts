@@ -1,10 +1,16 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { type Ctx, NotFoundError, nowOf } from "@/lib/core";
+import { type Ctx, NotFoundError, nowOf, parseInput } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { requireOrgAccess } from "@/lib/tenancy";
 import { countQuery, filterTerms, offeringsCte, pageQuery } from "./offerings-sql";
-import { type CatalogFilters, catalogFiltersSchema, PRICING_MODELS, type PricingModel } from "./schemas";
+import {
+  type CatalogFilterInput,
+  type CatalogFilters,
+  catalogFiltersSchema,
+  PRICING_MODELS,
+  type PricingModel,
+} from "./schemas";
 
 export type DisallowedReason = {
   code: "outside_data_residency";
@@ -113,10 +119,11 @@ function toOffering(r: Row, allowedJurisdictions: string[]): Offering {
 export async function listOfferings(
   ctx: Ctx,
   orgSlug: string,
-  input: Partial<CatalogFilters> = {},
+  input: CatalogFilterInput = {},
 ): Promise<OfferingPage> {
   const { org } = await requireOrgAccess(ctx, orgSlug, "viewer");
-  const filters = catalogFiltersSchema.parse(input);
+  // Programmatic callers (API) get a ValidationError (422) for bad filters; pages use parseCatalogFilters.
+  const filters = parseInput(catalogFiltersSchema, input);
   const exec = ctx.tx ?? getDb();
   const allowed = org.allowedJurisdictions;
   const cte = offeringsCte(nowOf(ctx), allowed, filterTerms(filters));
@@ -144,7 +151,7 @@ export async function getOffering(
   key: { instanceTypeId: string; regionCode: string; pricing?: PricingModel },
 ): Promise<Offering> {
   const { org } = await requireOrgAccess(ctx, orgSlug, "viewer");
-  const filters = catalogFiltersSchema.parse({ pricing: key.pricing ?? "on_demand", pageSize: 10 });
+  const filters = parseInput(catalogFiltersSchema, { pricing: key.pricing ?? "on_demand", pageSize: 10 });
   const terms = [
     ...filterTerms(filters),
     sql`it.id = ${key.instanceTypeId}`,

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { getOffering, listOfferings, type Offering } from "@/lib/catalog";
-import type { Ctx } from "@/lib/core";
+import { type Ctx, ValidationError } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { newTenant } from "@/test/factories";
 import { allocate, clockAt, makeCatalog, restrictOrg, type TestCatalog } from "./fixture";
@@ -132,6 +132,12 @@ describe("data residency and tenancy", () => {
     expect(us[0]?.disallowedReason?.message).toBe("Outside your organization's data residency (EU only)");
     expect(eu.every((o) => o.allowed && o.disallowedReason === null)).toBe(true);
     expect(page.allowedJurisdictions).toEqual(["EU"]);
+  });
+
+  it("rejects invalid filters from a programmatic caller with field errors, not a crash", async () => {
+    const err = await listOfferings(ctx, slug, { pageSize: 7, maxPrice: -1 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(Object.keys((err as ValidationError).fieldErrors).sort()).toEqual(["maxPrice", "pageSize"]);
   });
 
   it("refuses a user who is not a member of the organization", async () => {
