@@ -2,6 +2,8 @@ import "server-only";
 import { randomInt } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { writeAudit } from "@/lib/audit";
+import { validateAutoShutdown } from "@/lib/autoshutdown";
+import { assertBudgetAllowsLaunch } from "@/lib/budgets";
 import {
   ConflictError,
   type Ctx,
@@ -140,6 +142,19 @@ export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<L
       slices,
     });
 
+    // Cost controls: a used-up budget with block_launches/stop_instances refuses the launch; the auto-shutdown
+    // settings get the policy's defaults, and members may not go beyond its limits.
+    await assertBudgetAllowsLaunch(tx, org.id, project.id, now);
+    const autoShutdown = await validateAutoShutdown(
+      tx,
+      org.id,
+      project.id,
+      offering.gpuModelId,
+      spec.autoShutdown,
+      role,
+      spec.kind,
+    );
+
     const [row] = await tx
       .insert(instances)
       .values({
@@ -163,7 +178,7 @@ export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<L
         exposedPort: spec.exposedPort ?? null,
         diskGib: spec.diskGib,
         workload: spec.workload ?? defaultWorkload(spec),
-        autoShutdown: spec.autoShutdown ?? null,
+        autoShutdown,
         autoRecover: spec.autoRecover,
         maxRuntimeMinutes: spec.maxRuntimeMinutes ?? null,
         idempotencyKey: spec.idempotencyKey ?? null,
