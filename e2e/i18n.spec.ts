@@ -48,9 +48,21 @@ test("the sign-in and sign-up pages have the language switch", async ({ page }) 
   await page.goto("/signin");
   await page.getByRole("group", { name: "Language" }).getByRole("button", { name: "Español" }).click();
   await expect(page.getByRole("heading", { name: "Inicia sesión en Forja" })).toBeVisible();
-  await expect(page.getByLabel("Contraseña")).toBeVisible();
+  await page.getByLabel("Correo electrónico").fill("nobody@acme.test");
+  await page.getByLabel("Contraseña").fill("not-the-password");
+  await page.getByRole("button", { name: "Iniciar sesión", exact: true }).click();
+  await expect(
+    page.getByRole("alert").filter({ hasText: "El correo o la contraseña no son correctos" }),
+  ).toBeVisible();
   await page.getByRole("link", { name: "Crear una cuenta" }).click();
   await expect(page.getByRole("heading", { name: "Crea tu cuenta de Forja" })).toBeVisible();
+  // Messages at the fields come from the catalog too, not only the labels.
+  await page.getByLabel("Correo electrónico").fill("no-es-un-correo");
+  await page.getByRole("button", { name: "Crear cuenta" }).click();
+  await expect(page.getByLabel("Tu nombre")).toHaveAccessibleDescription("Escribe tu nombre");
+  await expect(page.getByLabel("Correo electrónico")).toHaveAccessibleDescription(
+    /Escribe una dirección de correo válida/,
+  );
   await page.getByRole("group", { name: "Idioma" }).getByRole("button", { name: "English" }).click();
   await expect(page.getByRole("heading", { name: "Create your Forja account" })).toBeVisible();
 });

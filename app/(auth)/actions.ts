@@ -1,15 +1,17 @@
 "use server";
 
 import { redirect } from "next/navigation";
+// The settings area's error mapping (reason/code → catalog, field messages → catalog) serves sign-up too.
+import { localizedActionError } from "@/app/(console)/[org]/settings/action-error";
 import { signUp } from "@/lib/auth";
-import { type ActionResult, toActionError } from "@/lib/core";
+import type { ActionResult } from "@/lib/core";
 
 export async function signUpAction(_prev: ActionResult<{ orgSlug: string }> | null, formData: FormData) {
   try {
     const { org } = await signUp({}, Object.fromEntries(formData));
     return { ok: true, data: { orgSlug: org.slug } } satisfies ActionResult<{ orgSlug: string }>;
   } catch (err) {
-    return toActionError(err, "signUp");
+    return localizedActionError(err, "signUp", "AuthErrors");
   }
 }
 

@@ -1,24 +1,23 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
-import { useState, useTransition } from "react";
-import { setThemeAction } from "./preferences-actions";
+import { useState } from "react";
 
-/** A pressed/not-pressed "Dark theme" button; the class on <html> flips at once, the cookie keeps it. */
+const ONE_YEAR = 60 * 60 * 24 * 365;
+
+/**
+ * A pressed/not-pressed "Dark theme" button. The class on <html> flips at once and the cookie (read by the
+ * root layout on the next render) is written in the same click, so a reload right after keeps the choice.
+ */
 export function ThemeToggle({ initial }: { initial: "light" | "dark" }) {
   const t = useTranslations("Shell");
-  const router = useRouter();
   const [dark, setDark] = useState(initial === "dark");
-  const [, startTransition] = useTransition();
   function toggle() {
     const next = !dark;
     setDark(next);
     document.documentElement.classList.toggle("dark", next);
-    startTransition(async () => {
-      await setThemeAction(next ? "dark" : "light");
-      router.refresh();
-    });
+    // biome-ignore lint/suspicious/noDocumentCookie: a synchronous write is the point; CookieStore is async and not in every browser.
+    document.cookie = `forja_theme=${next ? "dark" : "light"}; path=/; max-age=${ONE_YEAR}; samesite=lax`;
   }
   return (
     <button

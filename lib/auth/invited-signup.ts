@@ -4,6 +4,7 @@ import { type Ctx, InvalidStateError, NotFoundError, nowOf, parseInput, Validati
 import { withTx } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
 import { acceptInvitationInTx, findInvitationByToken } from "@/lib/tenancy";
+import { AUTH_FIELD_MESSAGES } from "./field-messages";
 import { hashPassword } from "./password";
 import { invitedSignUpSchema } from "./schemas";
 
@@ -30,7 +31,7 @@ export async function signUpWithInvitation(ctx: Omit<Ctx, "actor">, token: strin
       .onConflictDoNothing({ target: users.email })
       .returning();
     if (!user) {
-      throw ValidationError.field("email", "An account with this email already exists. Sign in to accept.");
+      throw ValidationError.field("email", AUTH_FIELD_MESSAGES.emailTakenInvited);
     }
     const actor = { kind: "user" as const, userId: user.id, email: user.email, isOperator: false };
     await writeAudit(tx, actor, {

@@ -7,7 +7,7 @@ import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import type { OAuthConfig } from "next-auth/providers/oauth";
 import type { TokenSet } from "openid-client";
-import { isDomainError } from "@/lib/core";
+import { isDomainError, RateLimitedError } from "@/lib/core";
 import { verifyCredentials } from "./credentials";
 import { resolveOidcUser } from "./sso";
 
@@ -73,10 +73,11 @@ export function authOptions(): NextAuthOptions {
             const user = await verifyCredentials({}, credentials ?? {}, clientIp(req.headers));
             return { id: user.id, email: user.email, name: user.name };
           } catch (err) {
-            // next-auth passes the message to the sign-in form as `error`; domain messages are safe to show.
-            if (isDomainError(err)) throw new Error(err.message);
+            // next-auth hands this message to the sign-in form as `error`: send a code the form translates.
+            if (err instanceof RateLimitedError) throw new Error(`rate_limited:${err.retryAfterSeconds}`);
+            if (isDomainError(err)) throw new Error(err.code);
             console.error("[auth] sign-in failed", err);
-            throw new Error("Sign-in is unavailable right now. Try again.");
+            throw new Error("unavailable");
           }
         },
       }),

@@ -1,40 +1,41 @@
 import { z } from "zod";
+import { AUTH_FIELD_MESSAGES as M } from "./field-messages";
 
 export const PASSWORD_MIN = 12;
+// The password messages in field-messages.ts spell these numbers out.
 export const PASSWORD_MAX = 128;
 
 export const emailSchema = z
-  .string({ error: "Enter an email address" })
+  .string({ error: M.emailRequired })
   .trim()
-  .min(1, "Enter an email address")
-  .max(254, "Email addresses are at most 254 characters")
-  .pipe(z.email({ error: "Enter a valid email address, like name@example.com" }))
+  .min(1, M.emailRequired)
+  .max(254, M.emailTooLong)
+  .pipe(z.email({ error: M.emailInvalid }))
   .transform((e) => e.toLowerCase());
 
 export const passwordSchema = z
-  .string({ error: "Enter a password" })
-  .min(PASSWORD_MIN, `Use at least ${PASSWORD_MIN} characters`)
-  .max(PASSWORD_MAX, `Use at most ${PASSWORD_MAX} characters`);
+  .string({ error: M.passwordRequired })
+  .min(PASSWORD_MIN, M.passwordTooShort)
+  .max(PASSWORD_MAX, M.passwordTooLong);
 
 export const signUpSchema = z.object({
-  name: z
-    .string({ error: "Enter your name" })
-    .trim()
-    .min(1, "Enter your name")
-    .max(100, "Names are at most 100 characters"),
+  name: z.string({ error: M.nameRequired }).trim().min(1, M.nameRequired).max(100, M.nameTooLong),
   email: emailSchema,
   password: passwordSchema,
   organizationName: z
-    .string({ error: "Enter an organization name" })
+    .string({ error: M.organizationNameRequired })
     .trim()
-    .min(2, "Organization names need at least 2 characters")
-    .max(80, "Organization names are at most 80 characters"),
+    .min(2, M.organizationNameTooShort)
+    .max(80, M.organizationNameTooLong),
 });
 export type SignUpInput = z.input<typeof signUpSchema>;
 
 export const signInSchema = z.object({
   email: emailSchema,
-  password: z.string().min(1, "Enter your password").max(PASSWORD_MAX),
+  password: z
+    .string({ error: M.signInPasswordRequired })
+    .min(1, M.signInPasswordRequired)
+    .max(PASSWORD_MAX, M.passwordTooLong),
 });
 
 /** Sign-up from an invitation link: the email is the invited one (proven by the token), no organization. */

@@ -5,6 +5,7 @@ import { type Ctx, nowOf, parseInput, ValidationError } from "@/lib/core";
 import { type Executor, getDb, withTx } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
 import { createOrganizationWithOwner } from "@/lib/tenancy";
+import { AUTH_FIELD_MESSAGES } from "./field-messages";
 import { hashPassword } from "./password";
 import { type SignUpInput, signUpSchema } from "./schemas";
 
@@ -32,8 +33,7 @@ export async function signUp(ctx: Omit<Ctx, "actor">, raw: SignUpInput | Record<
       .values({ email: input.email, name: input.name, passwordHash, createdAt: now })
       .onConflictDoNothing({ target: users.email })
       .returning();
-    if (!user)
-      throw ValidationError.field("email", "An account with this email already exists. Sign in instead.");
+    if (!user) throw ValidationError.field("email", AUTH_FIELD_MESSAGES.emailTaken);
     const actor = { kind: "user" as const, userId: user.id, email: user.email, isOperator: false };
     await writeAudit(tx, actor, {
       orgId: null,

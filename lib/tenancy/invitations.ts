@@ -8,6 +8,7 @@ import { invitations, memberships, users } from "@/lib/db/schema";
 import { enqueueEmail } from "@/lib/notify";
 import { requireOrgAccess } from "./access";
 import { forbidden, invalidState } from "./errors";
+import { TENANCY_FIELD_MESSAGES } from "./field-messages";
 import { invitationEmail } from "./invitation-email";
 import { type InviteInput, invitationIdSchema, inviteSchema } from "./schemas";
 
@@ -57,7 +58,7 @@ export async function inviteMember(
       .innerJoin(users, eq(users.id, memberships.userId))
       .where(and(eq(memberships.orgId, access.org.id), eq(users.email, input.email)))
       .limit(1);
-    if (member) throw ValidationError.field("email", "This person is already a member of the organization");
+    if (member) throw ValidationError.field("email", TENANCY_FIELD_MESSAGES.alreadyMember);
     // At most one open invitation per address: an expired one is renewed with "Resend", not duplicated.
     const [open] = await tx
       .select({ id: invitations.id })
@@ -65,10 +66,7 @@ export async function inviteMember(
       .where(openInvitation(access.org.id, input.email))
       .limit(1);
     if (open) {
-      throw ValidationError.field(
-        "email",
-        "This email already has an invitation. Resend or revoke it instead.",
-      );
+      throw ValidationError.field("email", TENANCY_FIELD_MESSAGES.alreadyInvited);
     }
     const token = newToken();
     const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS);

@@ -5,6 +5,7 @@ import { type Ctx, NotFoundError, nowOf, parseInput, ValidationError } from "@/l
 import { getDb, withTx } from "@/lib/db/client";
 import { projects } from "@/lib/db/schema";
 import { requireOrgAccess } from "./access";
+import { TENANCY_FIELD_MESSAGES } from "./field-messages";
 import { slugify } from "./organizations";
 import {
   type CreateProjectInput,
@@ -25,8 +26,6 @@ export async function listProjects(ctx: Ctx, orgSlug: string): Promise<Project[]
     .orderBy(asc(projects.name));
 }
 
-const SLUG_TAKEN = "A project with this slug already exists in this organization";
-
 /**
  * Create a project (admins+). The slug, when left empty, is derived from the name; it is unique per
  * organization, enforced by the unique index so two simultaneous creations cannot both take it.
@@ -35,7 +34,7 @@ export async function createProject(ctx: Ctx, orgSlug: string, raw: CreateProjec
   const input = parseInput(createProjectSchema, raw);
   const slug = input.slug ?? slugify(input.name);
   if (!PROJECT_SLUG_PATTERN.test(slug) || slug.length < 2 || !/[a-z0-9]/.test(input.name.toLowerCase())) {
-    throw ValidationError.field("slug", "Enter a slug: lower-case letters, digits and single hyphens");
+    throw ValidationError.field("slug", TENANCY_FIELD_MESSAGES.slugPattern);
   }
   const now = nowOf(ctx);
   return withTx(ctx.tx, async (tx) => {
@@ -51,7 +50,7 @@ export async function createProject(ctx: Ctx, orgSlug: string, raw: CreateProjec
       })
       .onConflictDoNothing({ target: [projects.orgId, projects.slug] })
       .returning();
-    if (!project) throw ValidationError.field("slug", SLUG_TAKEN);
+    if (!project) throw ValidationError.field("slug", TENANCY_FIELD_MESSAGES.slugTaken);
     await writeAudit(tx, ctx.actor, {
       orgId: access.org.id,
       action: "project.created",

@@ -1,49 +1,46 @@
 import { z } from "zod";
 // The leaf schema module, not lib/auth's index: lib/auth depends on lib/tenancy, so the index would be a cycle.
 import { emailSchema } from "@/lib/auth/schemas";
+import { TENANCY_FIELD_MESSAGES as M } from "./field-messages";
 
 /** Roles an invitation or a role change may grant (validated again against the actor's own role). */
 export const ASSIGNABLE_ROLES = ["owner", "admin", "member", "viewer"] as const;
 export const PROJECT_ENVIRONMENTS = ["development", "staging", "production"] as const;
 export type ProjectEnvironment = (typeof PROJECT_ENVIRONMENTS)[number];
 
-const roleSchema = z.enum(ASSIGNABLE_ROLES, { error: "Choose a role: owner, admin, member or viewer" });
-const uuidSchema = (what: string) => z.uuid({ error: `Choose a ${what}` });
+const roleSchema = z.enum(ASSIGNABLE_ROLES, { error: M.roleInvalid });
+const uuidSchema = (message: string) => z.uuid({ error: message });
 
 export const inviteSchema = z.object({ email: emailSchema, role: roleSchema });
 export type InviteInput = z.input<typeof inviteSchema>;
 
-export const invitationIdSchema = z.object({ invitationId: uuidSchema("pending invitation") });
+export const invitationIdSchema = z.object({ invitationId: uuidSchema(M.invitationInvalid) });
 
-export const changeRoleSchema = z.object({ userId: uuidSchema("member"), role: roleSchema });
-export const memberIdSchema = z.object({ userId: uuidSchema("member") });
+export const changeRoleSchema = z.object({ userId: uuidSchema(M.memberInvalid), role: roleSchema });
+export const memberIdSchema = z.object({ userId: uuidSchema(M.memberInvalid) });
 
-const nameSchema = (what: string, max: number) =>
-  z
-    .string({ error: `Enter a ${what} name` })
-    .trim()
-    .min(2, `${capitalize(what)} names need at least 2 characters`)
-    .max(max, `${capitalize(what)} names are at most ${max} characters`);
-
-function capitalize(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
-}
+const nameSchema = (max: number, m: { required: string; short: string; long: string }) =>
+  z.string({ error: m.required }).trim().min(2, m.short).max(max, m.long);
 
 export const PROJECT_SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const projectSlugSchema = z
-  .string({ error: "Enter a project slug" })
+  .string({ error: M.slugRequired })
   .trim()
-  .min(2, "Project slugs need at least 2 characters")
-  .max(40, "Project slugs are at most 40 characters")
-  .regex(PROJECT_SLUG_PATTERN, "Use lower-case letters, digits and single hyphens, like ml-research");
+  .min(2, M.slugTooShort)
+  .max(40, M.slugTooLong)
+  .regex(PROJECT_SLUG_PATTERN, M.slugPattern);
 
-const environmentSchema = z.enum(PROJECT_ENVIRONMENTS, {
-  error: "Choose an environment: development, staging or production",
+const environmentSchema = z.enum(PROJECT_ENVIRONMENTS, { error: M.environmentInvalid });
+
+const projectNameSchema = nameSchema(60, {
+  required: M.projectNameRequired,
+  short: M.projectNameTooShort,
+  long: M.projectNameTooLong,
 });
 
 /** The slug is optional on create: it is derived from the name when left empty. */
 export const createProjectSchema = z.object({
-  name: nameSchema("project", 60),
+  name: projectNameSchema,
   slug: z.preprocess(
     (v) => (typeof v === "string" && v.trim() === "" ? undefined : v),
     projectSlugSchema.optional(),
@@ -53,12 +50,18 @@ export const createProjectSchema = z.object({
 export type CreateProjectInput = z.input<typeof createProjectSchema>;
 
 export const updateProjectSchema = z.object({
-  projectId: uuidSchema("project"),
-  name: nameSchema("project", 60),
+  projectId: uuidSchema(M.projectInvalid),
+  name: projectNameSchema,
   environment: environmentSchema,
 });
 
-export const renameOrganizationSchema = z.object({ name: nameSchema("organization", 80) });
+export const renameOrganizationSchema = z.object({
+  name: nameSchema(80, {
+    required: M.organizationNameRequired,
+    short: M.organizationNameTooShort,
+    long: M.organizationNameTooLong,
+  }),
+});
 
 /** Jurisdictions arrive as a repeated form field or an array; each is checked against the regions table. */
 export const dataResidencySchema = z.object({
@@ -67,11 +70,12 @@ export const dataResidencySchema = z.object({
     z
       .array(
         z
-          .string({ error: "Choose jurisdictions from the list" })
+          .string({ error: M.jurisdictionInvalid })
           .trim()
-          .min(1, "Choose jurisdictions from the list")
-          .max(64, "Choose jurisdictions from the list"),
+          .min(1, M.jurisdictionInvalid)
+          .max(64, M.jurisdictionInvalid),
+        { error: M.jurisdictionInvalid },
       )
-      .max(50, "Choose at most 50 jurisdictions"),
+      .max(50, M.jurisdictionsTooMany),
   ),
 });

@@ -5,6 +5,7 @@ import { type Ctx, nowOf, parseInput, ValidationError } from "@/lib/core";
 import { type Executor, getDb, withTx } from "@/lib/db/client";
 import { organizations, regions } from "@/lib/db/schema";
 import { requireOrgAccess } from "./access";
+import { TENANCY_FIELD_MESSAGES } from "./field-messages";
 import { dataResidencySchema, renameOrganizationSchema } from "./schemas";
 
 export type Jurisdiction = { code: string; regions: string[] };
@@ -65,7 +66,7 @@ export async function setDataResidency(ctx: Ctx, orgSlug: string, raw: unknown) 
     const known = new Set((await listJurisdictions(tx)).map((j) => j.code));
     const unknown = chosen.filter((j) => !known.has(j));
     if (unknown.length) {
-      throw ValidationError.field("jurisdictions", `Unknown jurisdiction: ${unknown.join(", ")}`);
+      throw ValidationError.field("jurisdictions", TENANCY_FIELD_MESSAGES.jurisdictionInvalid);
     }
     const before = [...access.org.allowedJurisdictions].sort();
     if (before.join("\n") === chosen.join("\n")) return access.org;

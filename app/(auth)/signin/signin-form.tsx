@@ -8,6 +8,15 @@ import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
 
+/** lib/auth/next-auth.ts reports a refused sign-in as a code ("rate_limited:<seconds>" for the rate limit). */
+function signInErrorText(code: string, t: ReturnType<typeof useTranslations<"Auth">>): string {
+  const limited = /^rate_limited:(\d+)$/.exec(code);
+  if (limited) return t("rateLimited", { seconds: Number(limited[1]) });
+  if (code === "validation") return t("signInIncomplete");
+  if (code === "unauthorized" || code === "CredentialsSignin") return t("badCredentials");
+  return t("signInUnavailable");
+}
+
 export function SignInForm({ callbackUrl, sso }: { callbackUrl: string; sso: { name: string } | null }) {
   const t = useTranslations("Auth");
   const router = useRouter();
@@ -26,7 +35,7 @@ export function SignInForm({ callbackUrl, sso }: { callbackUrl: string; sso: { n
     });
     setPending(false);
     if (!res || res.error) {
-      setError(res?.error && res.error !== "CredentialsSignin" ? res.error : t("badCredentials"));
+      setError(signInErrorText(res?.error ?? "unavailable", t));
       return;
     }
     router.push(callbackUrl);

@@ -1,20 +1,14 @@
 "use server";
 
 import { getTranslations } from "next-intl/server";
+// The settings area's error mapping (reason/code → catalog, field messages → catalog) serves this page too.
+import { localizedActionError } from "@/app/(console)/[org]/settings/action-error";
 import { signUpWithInvitation } from "@/lib/auth";
 import { getActor } from "@/lib/auth/session";
-import { type ActionResult, isDomainError, toActionError } from "@/lib/core";
+import type { ActionResult } from "@/lib/core";
 import { acceptInvitation } from "@/lib/tenancy";
 
 type Joined = ActionResult<{ orgSlug: string; email: string }>;
-
-async function localized(err: unknown, label: string): Promise<ActionResult<never>> {
-  const result = toActionError(err, label);
-  if (result.ok || !isDomainError(err)) return result;
-  const t = await getTranslations("Invite");
-  const key = typeof err.details.reason === "string" ? err.details.reason : err.code;
-  return t.has(`errors.${key}`) ? { ...result, message: t(`errors.${key}`) } : result;
-}
 
 /** A signed-in person with the invited email joins the organization. */
 export async function acceptInvitationAction(
@@ -28,7 +22,7 @@ export async function acceptInvitationAction(
     const { org } = await acceptInvitation({ actor }, token);
     return { ok: true, data: { orgSlug: org.slug, email: actor.email } };
   } catch (err) {
-    return localized(err, "acceptInvitation");
+    return localizedActionError(err, "acceptInvitation", "Invite.errors");
   }
 }
 
@@ -45,6 +39,6 @@ export async function joinWithInvitationAction(
     });
     return { ok: true, data: { orgSlug: org.slug, email: user.email } };
   } catch (err) {
-    return localized(err, "joinWithInvitation");
+    return localizedActionError(err, "joinWithInvitation", "Invite.errors");
   }
 }
