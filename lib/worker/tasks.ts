@@ -1,4 +1,7 @@
+import { evaluateAutoShutdown } from "@/lib/autoshutdown";
+import { evaluateBudgets } from "@/lib/budgets";
 import { systemCtx } from "@/lib/core";
+import { meterUsage } from "@/lib/metering";
 import { deliverOutbox } from "@/lib/notify";
 import { placeQueuedInstances, reconcileInstances } from "@/lib/provisioning";
 import { ingestMetrics, rollupMetrics } from "@/lib/telemetry";
@@ -51,6 +54,29 @@ export const periodicTasks: PeriodicTask[] = [
     everySeconds: 60,
     run: async () => {
       await rollupMetrics(systemCtx("telemetry"));
+    },
+  },
+  {
+    // Per-organization advisory locks: concurrent runs skip what another is metering.
+    name: "metering-meter-usage",
+    everySeconds: 30,
+    run: async () => {
+      await meterUsage(systemCtx("metering"));
+    },
+  },
+  {
+    // Alerts are exactly-once by their unique key, so overlapping runs are harmless.
+    name: "budgets-evaluate",
+    everySeconds: 30,
+    run: async () => {
+      await evaluateBudgets(systemCtx("policy"));
+    },
+  },
+  {
+    name: "autoshutdown-evaluate",
+    everySeconds: 30,
+    run: async () => {
+      await evaluateAutoShutdown(systemCtx("policy"));
     },
   },
 ];
