@@ -1,0 +1,20 @@
+"use client";
+
+import { useTranslations } from "next-intl";
+import { ConfirmAction } from "@/components/settings/confirm-action";
+import type { FormAction } from "@/components/settings/use-action-form";
+
+export function DeletePolicy({ scope, action }: { scope: string; action: FormAction<unknown> }) {
+  const t = useTranslations("Costs.autoShutdown.delete");
+  return (
+    <ConfirmAction
+      trigger={t("trigger")}
+      triggerLabel={t("triggerLabel", { scope })}
+      title={t("title", { scope })}
+      description={t("body")}
+      confirmLabel={t("confirm")}
+      action={action}
+      fields={{}}
+    />
+  );
+}
