@@ -6,6 +6,18 @@ export {
   type InvitationView,
 } from "./accept-invitation";
 export {
+  API_TOKEN_EXPIRY_DAYS,
+  API_TOKEN_FIELD_MESSAGES,
+  type ApiTokenView,
+  authenticateApiToken,
+  type CreateApiTokenInput,
+  createApiToken,
+  createApiTokenSchema,
+  hashApiToken,
+  listApiTokens,
+  revokeApiToken,
+} from "./api-tokens";
+export {
   listMyOrganizations,
   type OrgAccess,
   type OrgSummary,
