@@ -2,6 +2,8 @@ import { cookies } from "next/headers";
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import type { ReactNode } from "react";
+import { BudgetBanner } from "@/components/costs/budget-banner";
+import { NotificationsLink } from "@/components/costs/notifications-link";
 import { LanguageSwitch } from "./language-switch";
 import { NavLinks } from "./nav-links";
 import { OrgSwitcher } from "./org-switcher";
@@ -38,6 +40,7 @@ export async function AppShell({ org, orgs, user, children }: Props) {
         </Link>
         <OrgSwitcher current={org.slug} orgs={orgs} label={t("switchOrganization")} />
         <div className="ml-auto flex flex-wrap items-center gap-2">
+          <NotificationsLink org={org.slug} />
           <LanguageSwitch />
           <ThemeToggle initial={theme} />
           <UserMenu email={user.email} />
@@ -51,6 +54,7 @@ export async function AppShell({ org, orgs, user, children }: Props) {
           <NavLinks items={items} />
         </nav>
         <main id="main" className="flex-1 p-4 md:p-6">
+          <BudgetBanner org={org.slug} />
           {children}
         </main>
       </div>

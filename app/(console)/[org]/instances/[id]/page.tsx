@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getTranslations } from "next-intl/server";
+import { ShutdownWarning } from "@/components/costs/shutdown-warning";
 import { InstanceCharts } from "@/components/instances/instance-charts";
 import { InstanceLive } from "@/components/instances/instance-live";
 import { LogsPanel } from "@/components/instances/logs-panel";
@@ -31,6 +32,7 @@ export default async function InstancePage({ params }: { params: Promise<{ org: 
           {t("backToList")}
         </Link>
       </nav>
+      <ShutdownWarning org={slug} instanceId={detail.id} />
       <InstanceLive org={slug} initial={detail} run={instanceAction.bind(null, slug)} />
       <InstanceCharts org={slug} instanceId={detail.id} gpuCount={detail.gpuCount} />
       {detail.kind === "container" ? <LogsPanel org={slug} id={detail.id} /> : null}

@@ -1,0 +1,57 @@
+import { getFormatter, getNow, getTranslations } from "next-intl/server";
+import { requireUserCtx } from "@/lib/auth/session";
+import { autoShutdownStatus } from "@/lib/autoshutdown";
+import { requireOrgAccess, roleAtLeast } from "@/lib/tenancy";
+import { snoozeShutdownAction } from "./shutdown-actions";
+import { SnoozeForm } from "./snooze-form";
+
+/**
+ * On the instance page while an automatic stop is pending: when it will happen and why, and (for members,
+ * where the policy allows) a control to postpone it.
+ */
+export async function ShutdownWarning({ org, instanceId }: { org: string; instanceId: string }) {
+  const ctx = await requireUserCtx();
+  const [{ policy, pending }, { role }] = await Promise.all([
+    autoShutdownStatus(ctx, org, instanceId),
+    requireOrgAccess(ctx, org),
+  ]);
+  if (pending.length === 0) return null;
+  const [t, format, now] = await Promise.all([getTranslations("Costs.shutdown"), getFormatter(), getNow()]);
+  const first = pending.reduce((a, b) => (b.stopsAt < a.stopsAt ? b : a));
+  const canSnooze = pending.every((p) => p.canSnooze) && roleAtLeast(role, "member");
+  return (
+    <section
+      aria-labelledby="shutdown-warning-heading"
+      className="flex flex-col gap-2 rounded-lg border border-amber-600 bg-amber-50 p-4 text-amber-950 dark:border-amber-400 dark:bg-amber-950/40 dark:text-amber-100"
+    >
+      <h2 id="shutdown-warning-heading" className="font-semibold">
+        <span aria-hidden="true">! </span>
+        {t("heading")}
+      </h2>
+      <p className="text-sm">
+        {t("when", {
+          relative: format.relativeTime(first.stopsAt, now),
+          time: format.dateTime(first.stopsAt, { dateStyle: "medium", timeStyle: "short" }),
+        })}
+      </p>
+      <ul className="list-disc pl-5 text-sm">
+        {pending.map((p) => (
+          <li key={p.warningId}>
+            {t(`rule.${p.rule}`)}: {p.reason}
+          </li>
+        ))}
+      </ul>
+      {first.snoozeCount > 0 ? (
+        <p className="text-xs">{t("snoozedTimes", { count: first.snoozeCount, max: policy.maxSnoozes })}</p>
+      ) : null}
+      {canSnooze ? (
+        <SnoozeForm
+          action={snoozeShutdownAction.bind(null, org, instanceId)}
+          maxMinutes={policy.snoozeMinutesMax}
+        />
+      ) : (
+        <p className="text-sm">{roleAtLeast(role, "member") ? t("noSnooze") : t("viewerNoSnooze")}</p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { createNotification, listNotifications, markNotificationsRead } from "@/lib/budgets";
+import { NotFoundError } from "@/lib/core";
+import { getDb } from "@/lib/db/client";
+import { newBillingOrg, testClock } from "@/lib/metering/__tests__/fixtures";
+import { countUnreadNotifications } from "../queries-ui";
+
+const at = new Date("2030-06-01T10:00:00Z");
+const notice = (orgId: string, userId: string | null, key: string) => ({
+  orgId,
+  userId,
+  kind: "budget.actual",
+  severity: "warning" as const,
+  title: "t",
+  body: "b",
+  params: {},
+  dedupeKey: `${key}-${Math.random()}`,
+  at,
+});
+
+describe("countUnreadNotifications", () => {
+  it("counts the reader's unread notifications and the organization-wide ones, as the list shows them", async () => {
+    const org = await newBillingOrg(testClock(at), "unread");
+    const member = await org.as("member");
+    const db = getDb();
+    await createNotification(db, notice(org.org.id, null, "all"));
+    await createNotification(db, notice(org.org.id, null, "all2"));
+    await createNotification(db, notice(org.org.id, member.actor.userId, "mine"));
+    await createNotification(db, notice(org.org.id, org.actor.userId, "owners"));
+
+    expect(await countUnreadNotifications(member, org.slug)).toBe(3);
+    expect(await countUnreadNotifications(org.ctx, org.slug)).toBe(3);
+    const visible = await listNotifications(member, org.slug, { unreadOnly: true });
+    expect(visible).toHaveLength(3);
+
+    const wide = visible.find((n) => n.userId === null);
+    const mine = visible.find((n) => n.userId === member.actor.userId);
+    // An organization-wide notice has one read mark (the library's rule): read by one, read for all.
+    await markNotificationsRead(member, org.slug, [wide?.id ?? ""]);
+    expect(await countUnreadNotifications(member, org.slug)).toBe(2);
+    expect(await countUnreadNotifications(org.ctx, org.slug)).toBe(2);
+    await markNotificationsRead(member, org.slug, [mine?.id ?? ""]);
+    expect(await countUnreadNotifications(member, org.slug)).toBe(1);
+    expect(await countUnreadNotifications(org.ctx, org.slug)).toBe(2);
+  });
+
+  it("refuses another organization's member with NotFound", async () => {
+    const a = await newBillingOrg(testClock(at), "unread-a");
+    const b = await newBillingOrg(testClock(at), "unread-b");
+    await createNotification(getDb(), notice(a.org.id, null, "a"));
+    await expect(countUnreadNotifications(b.ctx, a.slug)).rejects.toBeInstanceOf(NotFoundError);
+    expect(await countUnreadNotifications(b.ctx, b.slug)).toBe(0);
+  });
+});
