@@ -20,7 +20,7 @@ import { acceleratorOfVendor } from "./images";
 import { applyTransition, recordCreated } from "./lifecycle";
 import { currentPrice, loadOffering, type PricingModelDb } from "./offerings";
 import { assertQuota, lockQuota } from "./quota";
-import { reservedTermWithRoom } from "./reservations";
+import { reservationRoom, reservedTermWithRoom } from "./reservations";
 import { DEFAULT_PRIORITY, type LaunchSpec, launchSpecSchema } from "./schemas";
 import { advisoryXactLock } from "./sql";
 import type { Instance } from "./types";
@@ -111,9 +111,9 @@ export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<L
     }
     if (Object.keys(errors).length > 0) throw new ValidationError(errors);
 
-    await lockQuota(tx, org.id, offering.gpuModelId, region.code);
     let pricingModel: PricingModelDb = spec.pricingModel === "reserved" ? "reserved_1y" : spec.pricingModel;
     if (spec.pricingModel === "reserved") {
+      // A first look without the lock, for a clear field error; confirmed under the lock below.
       const term = await reservedTermWithRoom(tx, {
         orgId: org.id,
         gpuModelId: offering.gpuModelId,
@@ -121,30 +121,14 @@ export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<L
         slices,
         now,
       });
-      if (!term) {
-        addError(
-          errors,
-          "pricingModel",
-          `Your organization has no active reservation for ${offering.gpuModelName} in ${region.code} with ` +
-            "enough unused GPUs; choose on-demand or spot",
-        );
-      } else if (!(await currentPrice(tx, offering.instanceTypeId, region.code, term, now))) {
+      if (!term) addError(errors, "pricingModel", noReservation(offering.gpuModelName, region.code));
+      else if (!(await currentPrice(tx, offering.instanceTypeId, region.code, term, now))) {
         addError(errors, "pricingModel", notOffered(term));
       } else pricingModel = term;
     }
     if (Object.keys(errors).length > 0) throw new ValidationError(errors);
 
-    await assertQuota(tx, {
-      orgId: org.id,
-      gpuModelId: offering.gpuModelId,
-      gpuModelName: offering.gpuModelName,
-      regionCode: region.code,
-      slices,
-    });
-
-    // Cost controls: a used-up budget with block_launches/stop_instances refuses the launch; the auto-shutdown
-    // settings get the policy's defaults, and members may not go beyond its limits.
-    await assertBudgetAllowsLaunch(tx, org.id, project.id, now);
+    // Auto-shutdown settings get the policy's defaults; members may not go beyond its limits.
     const autoShutdown = await validateAutoShutdown(
       tx,
       org.id,
@@ -154,6 +138,9 @@ export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<L
       role,
       spec.kind,
     );
+
+    // Budget caps (block_launches / stop_instances at 100 %) refuse new work before anything is written.
+    await assertBudgetAllowsLaunch(tx, org.id, project.id, now);
 
     const [row] = await tx
       .insert(instances)
@@ -205,8 +192,39 @@ export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<L
       data: { name: row.name, instanceType: row.instanceTypeId, region: row.regionCode, pricingModel },
       at: now,
     });
+
+    // Quota last, so the section serialized per org × GPU model × region is one read and the commit: the new
+    // row is already written (invisible to others until commit), and every launch that took the lock before
+    // this one has committed, so the count below sees all of them and this one.
+    await lockQuota(tx, org.id, offering.gpuModelId, region.code);
+    if (pricingModel !== "on_demand" && pricingModel !== "spot") {
+      const room = await reservationRoom(tx, {
+        orgId: org.id,
+        gpuModelId: offering.gpuModelId,
+        regionCode: region.code,
+        now,
+      });
+      if ((room.get(pricingModel) ?? -1) < 0) {
+        throw new ValidationError({ pricingModel: [noReservation(offering.gpuModelName, region.code)] });
+      }
+    }
+    await assertQuota(tx, {
+      orgId: org.id,
+      gpuModelId: offering.gpuModelId,
+      gpuModelName: offering.gpuModelName,
+      regionCode: region.code,
+      slices,
+      alreadyCounted: true,
+    });
     return { instance: { ...row, state: "queued", queuedAt: now }, replayed: false };
   });
+}
+
+function noReservation(model: string, region: string): string {
+  return (
+    `Your organization has no active reservation for ${model} in ${region} with enough unused GPUs; ` +
+    "choose on-demand or spot"
+  );
 }
 
 function defaultWorkload(spec: LaunchSpec): "training" | "notebook" | "inference" {

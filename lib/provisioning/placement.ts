@@ -63,6 +63,11 @@ export function fitOnNode(node: PNode, use: GpuUse, req: PRequest): PAlloc[] | n
   return best ? [{ gpuId: best.id, slices: req.slicesPerGpu }] : null;
 }
 
+/** The use of one node's GPUs only: copying the whole region's map per node would be quadratic. */
+function nodeUse(node: PNode, use: GpuUse): GpuUse {
+  return new Map(node.gpus.map((g) => [g.id, use.get(g.id) ?? 0]));
+}
+
 function addUse(use: GpuUse, alloc: PAlloc[], sign: 1 | -1) {
   for (const a of alloc) use.set(a.gpuId, (use.get(a.gpuId) ?? 0) + sign * a.slices);
 }
@@ -78,7 +83,7 @@ export function earliestFit(
   req: PRequest,
   now: number,
 ): { at: number; useAt: GpuUse } | null {
-  const sim = new Map(use);
+  const sim = nodeUse(node, use);
   if (fitOnNode(node, sim, req)) return { at: now, useAt: sim };
   const timed = holders
     .filter((h) => h.releaseAt !== null)
@@ -247,7 +252,7 @@ function reclaimSpot(
   let best: PHolder[] | null = null;
   for (const node of nodes) {
     const holders = holdersByNode.get(node.id) ?? [];
-    const sim = new Map(use);
+    const sim = nodeUse(node, use);
     for (const h of holders) if (h.preempting) addUse(sim, h.alloc, -1);
     if (fitOnNode(node, sim, req)) return [];
     // Most recently started first: they lose the least work.

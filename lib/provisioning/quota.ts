@@ -54,15 +54,26 @@ export async function quotaUse(
   };
 }
 
-/** Throws a QuotaExceededError naming the limit, the use and the way to ask for more. Call after lockQuota. */
+/**
+ * Throws a QuotaExceededError naming the limit, the use and the way to ask for more. Call after lockQuota.
+ * `alreadyCounted`: the request's own row is already written in this transaction (and so in the count).
+ */
 export async function assertQuota(
   tx: Tx,
-  input: { orgId: string; gpuModelId: string; gpuModelName: string; regionCode: string; slices: number },
+  input: {
+    orgId: string;
+    gpuModelId: string;
+    gpuModelName: string;
+    regionCode: string;
+    slices: number;
+    alreadyCounted?: boolean;
+  },
 ): Promise<void> {
   const use = await quotaUse(tx, input.orgId, input.gpuModelId, input.regionCode);
-  if (use.usedSlices + input.slices <= use.limitSlices) return;
+  const others = use.usedSlices - (input.alreadyCounted ? input.slices : 0);
+  if (others + input.slices <= use.limitSlices) return;
   const limitGpus = gpusOfSlices(use.limitSlices);
-  const usedGpus = gpusOfSlices(use.usedSlices);
+  const usedGpus = gpusOfSlices(others);
   const requestedGpus = gpusOfSlices(input.slices);
   throw new QuotaExceededError(
     `Quota exceeded for ${input.gpuModelName} in ${input.regionCode}: your organization may hold ${limitGpus} ` +

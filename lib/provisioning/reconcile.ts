@@ -32,9 +32,14 @@ const BATCH = 500;
  */
 export async function reconcileInstances(
   ctx: Ctx,
-  opts: { now?: Date; spotNoticeMs?: number } = {},
+  opts: {
+    now?: Date;
+    spotNoticeMs?: number /** Only this region (tests; an operator's targeted pass). */;
+    regionCode?: string;
+  } = {},
 ): Promise<ReconcileResult> {
   const now = opts.now ?? nowOf(ctx);
+  const region = opts.regionCode ?? null;
   const c: Ctx = { ...ctx, now: () => now };
   const result: ReconcileResult = {
     running: 0,
@@ -47,17 +52,27 @@ export async function reconcileInstances(
     maxRuntimeStops: 0,
   };
   result.interrupted = await withTx(ctx.tx, (tx) =>
-    spotInterruptions(tx, c, now, opts.spotNoticeMs ?? SPOT_NOTICE_MS),
+    spotInterruptions(tx, c, now, opts.spotNoticeMs ?? SPOT_NOTICE_MS, region),
   );
-  result.maxRuntimeStops = await withTx(ctx.tx, (tx) => maxRuntimeStops(tx, c, now));
+  result.maxRuntimeStops = await withTx(ctx.tx, (tx) => maxRuntimeStops(tx, c, now, region));
   for (let i = 0; i < 50; i++) {
-    const n = await withTx(ctx.tx, (tx) => dueDeadlines(tx, c, now, result));
+    const n = await withTx(ctx.tx, (tx) => dueDeadlines(tx, c, now, result, region));
     if (n < BATCH) break;
   }
   return result;
 }
 
-async function dueDeadlines(tx: Tx, ctx: Ctx, now: Date, result: ReconcileResult): Promise<number> {
+function inRegion(region: string | null) {
+  return region === null ? undefined : eq(instances.regionCode, region);
+}
+
+async function dueDeadlines(
+  tx: Tx,
+  ctx: Ctx,
+  now: Date,
+  result: ReconcileResult,
+  region: string | null,
+): Promise<number> {
   const due = await tx
     .select()
     .from(instances)
@@ -65,6 +80,7 @@ async function dueDeadlines(tx: Tx, ctx: Ctx, now: Date, result: ReconcileResult
       and(
         inArray(instances.state, ["provisioning", "stopping", "terminating", "preempting"]),
         lte(instances.stateDeadline, now),
+        inRegion(region),
       ),
     )
     .orderBy(instances.stateDeadline)
@@ -148,11 +164,17 @@ function autoRecover(inst: Instance, now: Date): Transition {
   };
 }
 
-async function spotInterruptions(tx: Tx, ctx: Ctx, now: Date, noticeMs: number): Promise<number> {
+async function spotInterruptions(
+  tx: Tx,
+  ctx: Ctx,
+  now: Date,
+  noticeMs: number,
+  region: string | null,
+): Promise<number> {
   const running = await tx
     .select()
     .from(instances)
-    .where(and(eq(instances.state, "running"), eq(instances.pricingModel, "spot")))
+    .where(and(eq(instances.state, "running"), eq(instances.pricingModel, "spot"), inRegion(region)))
     .limit(2000)
     .for("update", { skipLocked: true });
   if (running.length === 0) return 0;
@@ -189,7 +211,7 @@ async function spotInterruptions(tx: Tx, ctx: Ctx, now: Date, noticeMs: number):
 }
 
 /** The hard cap a launch may set (maxRuntimeMinutes): queue ETAs and backfill rely on it being kept. */
-async function maxRuntimeStops(tx: Tx, ctx: Ctx, now: Date): Promise<number> {
+async function maxRuntimeStops(tx: Tx, ctx: Ctx, now: Date, region: string | null): Promise<number> {
   const over = await tx
     .select()
     .from(instances)
@@ -198,6 +220,7 @@ async function maxRuntimeStops(tx: Tx, ctx: Ctx, now: Date): Promise<number> {
         eq(instances.state, "running"),
         sql`${instances.maxRuntimeMinutes} is not null`,
         sql`${instances.startedAt} + make_interval(mins => ${instances.maxRuntimeMinutes}) <= ${now}`,
+        inRegion(region),
       ),
     )
     .limit(BATCH)

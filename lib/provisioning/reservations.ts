@@ -7,15 +7,13 @@ import { QUOTA_STATES } from "./states";
 export type ReservedTerm = "reserved_1y" | "reserved_1m";
 
 /**
- * The reservation term a "reserved" launch of `slices` would draw on: the organization's reservations for the
- * GPU model × region active at `now`, minus what its reserved instances already hold. Longer terms first (they
- * are the ones paid for whether used or not). Null when no term has room. Call under the quota lock, which
- * also serializes reserved launches of the same model and region.
+ * Unused reserved capacity (slices) per term for an organization × GPU model × region at `now`: the
+ * reservations in force minus what its reserved instances hold (queued or running). Negative = over-drawn.
  */
-export async function reservedTermWithRoom(
+export async function reservationRoom(
   tx: Tx,
-  input: { orgId: string; gpuModelId: string; regionCode: string; slices: number; now: Date },
-): Promise<ReservedTerm | null> {
+  input: { orgId: string; gpuModelId: string; regionCode: string; now: Date },
+): Promise<Map<ReservedTerm, number>> {
   const res = await tx.execute<{ term: ReservedTerm; reserved: number; used: number }>(sql`
     with r as (
       select term, sum(gpu_count * 7)::int as reserved from reservations
@@ -29,10 +27,21 @@ export async function reservedTermWithRoom(
         and state = any(${textArray(QUOTA_STATES)}::instance_state[])
       group by pricing_model
     )
-    select r.term, r.reserved, coalesce(u.used, 0)::int as used from r left join u on u.term = r.term
-    order by case r.term when 'reserved_1y' then 0 else 1 end`);
-  for (const row of res.rows) {
-    if (row.reserved - row.used >= input.slices) return row.term;
+    select r.term, r.reserved, coalesce(u.used, 0)::int as used from r left join u on u.term = r.term`);
+  return new Map(res.rows.map((r) => [r.term, r.reserved - r.used]));
+}
+
+/**
+ * The reservation term a "reserved" launch of `slices` would draw on; longer terms first (they are paid for
+ * whether used or not). Null when no term has room.
+ */
+export async function reservedTermWithRoom(
+  tx: Tx,
+  input: { orgId: string; gpuModelId: string; regionCode: string; slices: number; now: Date },
+): Promise<ReservedTerm | null> {
+  const room = await reservationRoom(tx, input);
+  for (const term of ["reserved_1y", "reserved_1m"] as const) {
+    if ((room.get(term) ?? -1) >= input.slices) return term;
   }
   return null;
 }

@@ -23,7 +23,7 @@ async function contested(maxGpus: number) {
   const sys = systemCtx("scheduler", { now: clock.now });
   await placeQueuedInstances(sys, { regionCode: fleet.region });
   clock.advance(60_000);
-  await reconcileInstances(sys);
+  await reconcileInstances(sys, { regionCode: fleet.region });
   const o = await newOrg("crowd", clock);
   await getDb()
     .insert(quotas)

@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ForbiddenError, NotFoundError, QuotaExceededError, ValidationError } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
-import { instanceEvents, instances, organizations, quotas, reservations } from "@/lib/db/schema";
+import { budgets, instanceEvents, instances, organizations, quotas, reservations } from "@/lib/db/schema";
 import { DEFAULT_QUOTA_GPUS, launch } from "@/lib/provisioning";
 import { newFleet, newOrg, notebookSpec, type TestFleet } from "./fixtures";
 
@@ -175,6 +175,21 @@ describe("launch", () => {
     const err = await launch(o.ctx, o.slug, notebookSpec(fleet.region)).catch((e) => e);
     expect(err).toBeInstanceOf(QuotaExceededError);
     expect((err as QuotaExceededError).details.limitGpus).toBe(DEFAULT_QUOTA_GPUS);
+  });
+
+  it("refuses a launch when a budget that blocks launches is used up, and writes nothing", async () => {
+    const o = await newOrg();
+    await getDb().insert(budgets).values({
+      orgId: o.org.id,
+      name: "Zero",
+      amountUsd: "0",
+      actionAt100: "block_launches",
+      createdAt: o.clock.now(),
+      updatedAt: o.clock.now(),
+    });
+    const err = await launch(o.ctx, o.slug, notebookSpec(fleet.region)).catch((e) => e);
+    expect((err as Error).message).toMatch(/budget 'Zero' is used up/);
+    expect(await count(o.org.id)).toBe(0);
   });
 
   it("returns the same instance for the same idempotency key, sequentially and concurrently", async () => {

@@ -157,7 +157,9 @@ describe("random lifecycles on real PostgreSQL", () => {
               });
             case "reconcile":
               o.clock.advance(s.advanceMs);
-              return reconcileInstances(systemCtx("reconciler", { now: o.clock.now }));
+              return reconcileInstances(systemCtx("reconciler", { now: o.clock.now }), {
+                regionCode: fleet.region,
+              });
           }
         };
         for (const batch of batches) {
@@ -172,13 +174,15 @@ describe("random lifecycles on real PostgreSQL", () => {
         // Let everything settle: every transitional state must reach a resting one.
         for (let i = 0; i < 4; i++) {
           o.clock.advance(40 * 60_000);
-          await reconcileInstances(systemCtx("reconciler", { now: o.clock.now }));
+          await reconcileInstances(systemCtx("reconciler", { now: o.clock.now }), {
+            regionCode: fleet.region,
+          });
           await placeQueuedInstances(systemCtx("scheduler", { now: o.clock.now }), {
             regionCode: fleet.region,
           });
         }
         o.clock.advance(40 * 60_000);
-        await reconcileInstances(systemCtx("reconciler", { now: o.clock.now }));
+        await reconcileInstances(systemCtx("reconciler", { now: o.clock.now }), { regionCode: fleet.region });
         const stuck = await getDb().execute<{ n: number }>(sql`
           select count(*)::int as n from instances where region_code = ${fleet.region}
             and state in ('requested', 'provisioning', 'stopping', 'terminating', 'preempting')

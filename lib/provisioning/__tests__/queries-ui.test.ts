@@ -25,7 +25,7 @@ async function runningInstance(org: Awaited<ReturnType<typeof newOrg>>) {
   const { instance } = await launch(org.ctx, org.slug, notebookSpec(fleet.region));
   await placeQueuedInstances(systemCtx("scheduler"), { regionCode: fleet.region, now: org.clock.now() });
   org.clock.advance(MIN);
-  await reconcileInstances(systemCtx("provider"), { now: org.clock.now() });
+  await reconcileInstances(systemCtx("provider"), { now: org.clock.now(), regionCode: fleet.region });
   return instance.id;
 }
 
@@ -37,7 +37,7 @@ describe("estimateInstanceCosts", () => {
     org.clock.advance(2 * HOUR);
     await stop(org.ctx, org.slug, id);
     org.clock.advance(10 * MIN);
-    await reconcileInstances(systemCtx("provider"), { now: org.clock.now() });
+    await reconcileInstances(systemCtx("provider"), { now: org.clock.now(), regionCode: fleet.region });
     // Stopped for 50 minutes more: storage, not compute.
     org.clock.advance(50 * MIN);
 

@@ -33,7 +33,7 @@ async function world(specs: Parameters<typeof newFleet>[0], jurisdiction?: strin
   const settle = async () => {
     await tick();
     o.clock.advance(30_000);
-    await reconcileInstances(sys);
+    await reconcileInstances(sys, { regionCode: fleet.region });
   };
   return { fleet, o, up, tick, settle };
 }

@@ -27,7 +27,8 @@ async function setup(specs: Parameters<typeof newFleet>[0]) {
   await bigQuota(o.org.id, fleet.region);
   const sys = systemCtx("scheduler", { now: clock.now });
   const tick = () => placeQueuedInstances(sys, { regionCode: fleet.region });
-  const reconcile = () => reconcileInstances(systemCtx("reconciler", { now: clock.now }));
+  const reconcile = () =>
+    reconcileInstances(systemCtx("reconciler", { now: clock.now }), { regionCode: fleet.region });
   const up = async (over: Record<string, unknown> = {}) => {
     const { instance } = await launch(o.ctx, o.slug, notebookSpec(fleet.region, over));
     clock.advance(1000);

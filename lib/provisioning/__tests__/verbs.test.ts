@@ -30,7 +30,7 @@ async function world() {
   const settle = async () => {
     await placeQueuedInstances(sys, { regionCode: fleet.region });
     o.clock.advance(30_000);
-    await reconcileInstances(sys);
+    await reconcileInstances(sys, { regionCode: fleet.region });
   };
   const running = async (over: Record<string, unknown> = {}) => {
     const { instance } = await launch(o.ctx, o.slug, notebookSpec(fleet.region, over));
@@ -49,7 +49,7 @@ describe("stop, start, terminate, cancel", () => {
     expect(stopped.state).toBe("stopping");
     expect((await snapshot(id)).alloc).toHaveLength(2);
     o.clock.advance(10_000);
-    await reconcileInstances(sys);
+    await reconcileInstances(sys, { regionCode: fleet.region });
     const after = await snapshot(id);
     expect(after.state).toBe("stopped");
     expect(after.alloc).toEqual([]);
@@ -65,7 +65,7 @@ describe("stop, start, terminate, cancel", () => {
     const id = await running();
     await stop(o.ctx, o.slug, id);
     o.clock.advance(10_000);
-    await reconcileInstances(sys);
+    await reconcileInstances(sys, { regionCode: fleet.region });
     // While it is stopped its GPU is not counted, so another launch may take the quota...
     const other = await launch(o.ctx, o.slug, notebookSpec(fleet.region));
     await expect(start(o.ctx, o.slug, id)).rejects.toBeInstanceOf(QuotaExceededError);
@@ -85,7 +85,7 @@ describe("stop, start, terminate, cancel", () => {
     expect(t.state).toBe("terminating");
     expect((await snapshot(id)).alloc).toEqual([]);
     o.clock.advance(5_000);
-    await reconcileInstances(sys);
+    await reconcileInstances(sys, { regionCode: fleet.region });
     expect((await snapshot(id)).state).toBe("terminated");
     await expect(terminate(o.ctx, o.slug, id)).rejects.toBeInstanceOf(InvalidStateError);
     const { instance: q } = await launch(
