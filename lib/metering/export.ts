@@ -48,34 +48,38 @@ export async function exportLedgerCsv(
   ctx: Ctx,
   orgSlug: string,
   raw: CostRangeInput,
+  opts: { batchSize?: number } = {},
 ): Promise<{ filename: string; lines: AsyncGenerator<string> }> {
+  const batch = opts.batchSize ?? BATCH;
   const input = parseInput(costRangeSchema, raw);
   const { org, projectId } = await costScope(ctx, orgSlug, input.project);
   const exec = ctx.tx ?? getDb();
   const day = (d: Date) => d.toISOString().slice(0, 10);
   async function* lines(): AsyncGenerator<string> {
     yield `${LEDGER_CSV_COLUMNS.join(",")}\r\n`;
-    let after: { start: Date; id: string } | null = null;
+    let after: { start: string; id: string } | null = null;
     for (;;) {
       const res: { rows: Array<CsvRow & { sort_start: Date }> } = await exec.execute<
         CsvRow & { sort_start: Date }
       >(sql`
-        select u.id::text as id, u.entry, u.correction_of, u.kind, u.period_start, u.period_end, u.seconds,
+        select u.id::text as id, u.entry, u.correction_of, u.kind,
+          to_char(u.period_start at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as period_start,
+          to_char(u.period_end at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as period_end, u.seconds,
           p.slug as project, u.instance_id, i.name as instance_name, u.reservation_id,
           u.instance_type_id as instance_type, u.gpu_model_id as gpu_model, u.region_code as region,
-          u.pricing_model, u.quantity, u.unit, u.unit_price, u.amount, u.currency, u.period_start as sort_start
+          u.pricing_model, u.quantity, u.unit, u.unit_price, u.amount, u.currency, u.period_start::text as sort_start
         from usage_records u
         left join projects p on p.id = u.project_id
         left join instances i on i.id = u.instance_id
         where u.org_id = ${org.id} and u.period_start >= ${input.from} and u.period_start < ${input.to}
           ${projectId ? sql`and u.project_id = ${projectId}` : sql``}
-          ${after ? sql`and (u.period_start, u.id) > (${after.start}, ${after.id}::bigint)` : sql``}
+          ${after ? sql`and (u.period_start, u.id) > (${after.start}::timestamptz, ${after.id}::bigint)` : sql``}
         order by u.period_start, u.id
-        limit ${BATCH}`);
+        limit ${batch}`);
       for (const r of res.rows) yield `${LEDGER_CSV_COLUMNS.map((c) => csvField(r[c])).join(",")}\r\n`;
       const last = res.rows.at(-1);
-      if (!last || res.rows.length < BATCH) return;
-      after = { start: new Date(last.sort_start), id: last.id };
+      if (!last || res.rows.length < batch) return;
+      after = { start: last.sort_start, id: last.id };
     }
   }
   return { filename: `forja-usage-${orgSlug}-${day(input.from)}-${day(input.to)}.csv`, lines: lines() };

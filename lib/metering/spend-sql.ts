@@ -54,8 +54,10 @@ export async function projectSpend(
       select u.org_id, u.project_id,
         coalesce(sum(u.amount) filter (where u.period_start >= ${monthStart}), 0) as mtd,
         coalesce(sum(u.amount) filter (where u.period_start >= ${trendFrom}), 0) as trend,
+        -- One denominator per organization (its metered hours in the window since its first usage), so the
+        -- projects' rates add up to the organization's.
         greatest(1, extract(epoch from coalesce(max(c.metered_until), ${now}::timestamptz)
-          - greatest(${trendFrom}::timestamptz, min(u.period_start))) / 3600) as hours
+          - greatest(${trendFrom}::timestamptz, min(min(u.period_start)) over (partition by u.org_id))) / 3600) as hours
       from usage_records u left join metering_cursors c on c.org_id = u.org_id
       where ${orgFilter(scope, sql`u.org_id`)} and u.period_start >= ${since} and u.period_start < ${now}
       group by u.org_id, u.project_id`),
