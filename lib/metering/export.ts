@@ -59,8 +59,8 @@ export async function exportLedgerCsv(
     yield `${LEDGER_CSV_COLUMNS.join(",")}\r\n`;
     let after: { start: string; id: string } | null = null;
     for (;;) {
-      const res: { rows: Array<CsvRow & { sort_start: Date }> } = await exec.execute<
-        CsvRow & { sort_start: Date }
+      const res: { rows: Array<CsvRow & { sort_start: string }> } = await exec.execute<
+        CsvRow & { sort_start: string }
       >(sql`
         select u.id::text as id, u.entry, u.correction_of, u.kind,
           to_char(u.period_start at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as period_start,
