@@ -56,6 +56,7 @@ test.describe("catalog as the owner of acme-ai", () => {
           .first(),
       ).toBeVisible();
       await expect(card).toContainText(/\d+ available now|No capacity — will queue/);
+      await expect(card).toContainText(/Expected wait: (starts now|about [\d.]+ (s|min|h)|unknown)/);
     }
     await expect(page.getByText(`of ${expected} offerings`)).toBeVisible();
     const launch = offerings(page)

@@ -1,12 +1,20 @@
 import Link from "next/link";
 import { useFormatter, useTranslations } from "next-intl";
+import { waitParts } from "@/components/charts/wait-duration";
 import type { Offering } from "@/lib/catalog";
 import { PRICING_MODELS, type PricingModel } from "@/lib/catalog/schemas";
 
-type Props = { offering: Offering; orgSlug: string; pricing: PricingModel };
+export type ExpectedWait = { p50Seconds: number; samples: number };
+
+type Props = {
+  offering: Offering;
+  orgSlug: string;
+  pricing: PricingModel;
+  expectedWait: ExpectedWait | null;
+};
 
 /** One instance type in one region: specs, prices in force, live availability and the launch action. */
-export function OfferingCard({ offering: o, orgSlug, pricing }: Props) {
+export function OfferingCard({ offering: o, orgSlug, pricing, expectedWait }: Props) {
   const t = useTranslations("Catalog");
   const format = useFormatter();
   const usd = (v: number) =>
@@ -95,6 +103,17 @@ export function OfferingCard({ offering: o, orgSlug, pricing }: Props) {
             {t("noCapacity")}
           </span>
         )}
+      </p>
+      <p className="text-xs text-slate-700 dark:text-slate-300">
+        {o.available > 0
+          ? t("expectedWaitNow")
+          : expectedWait
+            ? t("expectedWait", {
+                value: format.number(waitParts(expectedWait.p50Seconds).value),
+                unit: t(`waitUnits.${waitParts(expectedWait.p50Seconds).unit}`),
+                samples: expectedWait.samples,
+              })
+            : t("expectedWaitUnknown")}
       </p>
       <div className="mt-auto">
         {o.allowed ? (

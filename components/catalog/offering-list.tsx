@@ -1,9 +1,18 @@
 import { useTranslations } from "next-intl";
 import type { OfferingPage } from "@/lib/catalog";
-import { OfferingCard } from "./offering-card";
+import { type ExpectedWait, OfferingCard } from "./offering-card";
 
 /** The current page of offerings with the running count ("Showing 1–20 of 148 offerings"). */
-export function OfferingList({ orgSlug, result }: { orgSlug: string; result: OfferingPage }) {
+export function OfferingList({
+  orgSlug,
+  result,
+  waits,
+}: {
+  orgSlug: string;
+  result: OfferingPage;
+  /** Recent median queue wait keyed by "<region>/<gpu model>". */
+  waits: Record<string, ExpectedWait>;
+}) {
   const t = useTranslations("Catalog");
   const from = (result.page - 1) * result.pageSize + 1;
   return (
@@ -14,7 +23,12 @@ export function OfferingList({ orgSlug, result }: { orgSlug: string; result: Off
       <ul aria-labelledby="catalog-results-heading" className="grid grid-cols-1 gap-3 xl:grid-cols-2">
         {result.items.map((o) => (
           <li key={`${o.instanceTypeId}@${o.regionCode}`}>
-            <OfferingCard offering={o} orgSlug={orgSlug} pricing={result.filters.pricing} />
+            <OfferingCard
+              offering={o}
+              orgSlug={orgSlug}
+              pricing={result.filters.pricing}
+              expectedWait={waits[`${o.regionCode}/${o.gpuModelId}`] ?? null}
+            />
           </li>
         ))}
       </ul>

@@ -5,6 +5,7 @@ import { OfferingList } from "@/components/catalog/offering-list";
 import { Pagination } from "@/components/catalog/pagination";
 import { RegionBrowser } from "@/components/catalog/region-browser";
 import { listGpuModels, listOfferings, listRegions, parseCatalogFilters } from "@/lib/catalog";
+import { expectedWaits } from "@/lib/telemetry";
 import { getOrgPageContext } from "../org-context";
 
 type Props = {
@@ -16,11 +17,16 @@ export default async function CatalogPage({ params, searchParams }: Props) {
   const { org: slug } = await params;
   const { ctx, org } = await getOrgPageContext(slug);
   const { filters, ignored } = parseCatalogFilters(await searchParams);
-  const [result, groups, gpuModels] = await Promise.all([
+  const [result, groups, gpuModels, waits] = await Promise.all([
     listOfferings(ctx, slug, filters),
     listRegions(ctx),
     listGpuModels(ctx),
+    // One query for every region × GPU model: the median of recent queue waits, shown on offerings that would queue.
+    expectedWaits(ctx),
   ]);
+  const waitByOffering = Object.fromEntries(
+    waits.map((w) => [`${w.regionCode}/${w.gpuModelId}`, { p50Seconds: w.p50Seconds, samples: w.waits }]),
+  );
   const t = await getTranslations("Catalog");
   const regionNames = Object.fromEntries(groups.flatMap((g) => g.regions.map((r) => [r.code, r.name])));
   const gpuNames = Object.fromEntries(gpuModels.map((m) => [m.id, m.name]));
@@ -58,7 +64,7 @@ export default async function CatalogPage({ params, searchParams }: Props) {
               {t("resultsHeading")}
             </h2>
             {result.items.length ? (
-              <OfferingList orgSlug={slug} result={result} />
+              <OfferingList orgSlug={slug} result={result} waits={waitByOffering} />
             ) : (
               <CatalogEmptyState
                 orgSlug={slug}
