@@ -73,7 +73,7 @@ export async function listAutoShutdownPolicies(ctx: Ctx, orgSlug: string) {
     .leftJoin(projects, eq(projects.id, autoShutdownPolicies.projectId))
     .leftJoin(gpuModels, eq(gpuModels.id, autoShutdownPolicies.gpuModelId))
     .where(eq(autoShutdownPolicies.orgId, org.id))
-    .orderBy(asc(sql`${autoShutdownPolicies.projectId} nulls first`), asc(autoShutdownPolicies.gpuModelId));
+    .orderBy(sql`${autoShutdownPolicies.projectId} asc nulls first`, asc(autoShutdownPolicies.gpuModelId));
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
