@@ -13,6 +13,7 @@ export default async function SettingsLayout({
   const { org: slug } = await params;
   const { org } = await getOrgPageContext(slug);
   const t = await getTranslations("Settings");
+  const tc = await getTranslations("Costs.autoShutdown");
   const base = `/${org.slug}/settings`;
   return (
     <div className="flex max-w-4xl flex-col gap-6">
@@ -23,6 +24,7 @@ export default async function SettingsLayout({
           { href: base, label: t("general") },
           { href: `${base}/members`, label: t("members") },
           { href: `${base}/projects`, label: t("projects") },
+          { href: `${base}/auto-shutdown`, label: tc("tab") },
         ]}
       />
       {children}
