@@ -53,6 +53,37 @@ export async function notificationTexter(orgName: string) {
       ].join(" ");
       return { title, body };
     }
+    if (n.kind === "autoshutdown.warning" || n.kind === "autoshutdown.stopped") {
+      const rule =
+        p.rule === "idle"
+          ? t("ruleIdle", { minutes: str(p.minutes), pct: str(p.pct) })
+          : p.rule === "max_runtime"
+            ? t("ruleMaxRuntime", { minutes: str(p.minutes) })
+            : t("ruleSchedule", { cron: str(p.cron), timeZone: str(p.timeZone) });
+      const instance = str(p.instance);
+      if (n.kind === "autoshutdown.stopped") {
+        return {
+          title: t("shutdownStoppedTitle", { instance }),
+          body: t("shutdownStoppedBody", { instance, rule }),
+        };
+      }
+      const time = format.dateTime(new Date(str(p.actsAt)), {
+        dateStyle: "medium",
+        timeStyle: "short",
+        timeZone: "UTC",
+      });
+      return {
+        title: t("shutdownWarningSubject", { instance, time, rule }),
+        body: t("shutdownWarningBody", { instance, org: orgName, time, rule }),
+      };
+    }
+    if (n.kind === "budget.stopped") {
+      // The body's amounts are not kept with it: the title is rebuilt, the body stays as written.
+      return {
+        title: t("budgetStoppedSubject", { name: str(p.name), count: Number(p.count ?? 0) }),
+        body: n.body,
+      };
+    }
     return { title: n.title, body: n.body };
   };
 }
