@@ -3,9 +3,18 @@ import { and, eq } from "drizzle-orm";
 import { writeAudit } from "@/lib/audit";
 import { type Ctx, NotFoundError, nowOf } from "@/lib/core";
 import { withTx } from "@/lib/db/client";
-import { type AutoShutdown, instances } from "@/lib/db/schema";
+import { type AutoShutdown, instanceEvents, instances } from "@/lib/db/schema";
 import { requireOrgAccess } from "@/lib/tenancy";
 import { validateAutoShutdown } from "./validate";
+
+function describe(s: AutoShutdown): string {
+  const parts = [
+    s.idle ? `idle ${s.idle.minutes} min under ${s.idle.utilizationBelowPct} %` : "no idle stop",
+    s.maxRuntimeMinutes ? `max runtime ${s.maxRuntimeMinutes} min` : null,
+    s.schedule ? `schedule ${s.schedule.cron} (${s.schedule.timeZone})` : null,
+  ];
+  return parts.filter(Boolean).join(", ");
+}
 
 /**
  * Change the auto-shutdown settings of an existing instance (members and up), within the policy's limits
@@ -37,6 +46,17 @@ export async function setInstanceAutoShutdown(
       inst.kind,
     );
     await tx.update(instances).set({ autoShutdown: effective }).where(eq(instances.id, inst.id));
+    // Not a transition: an event so the instance timeline shows who changed its shutdown rules.
+    await tx.insert(instanceEvents).values({
+      orgId: org.id,
+      instanceId: inst.id,
+      fromState: inst.state,
+      toState: inst.state,
+      reason: `auto-shutdown settings changed: ${describe(effective)}`,
+      actorUserId: ctx.actor.kind === "user" ? ctx.actor.userId : null,
+      actorKind: ctx.actor.kind === "user" && ctx.actor.tokenOrgId ? "api" : "user",
+      at: now,
+    });
     await writeAudit(tx, ctx.actor, {
       orgId: org.id,
       action: "instance.autoshutdown_changed",

@@ -136,6 +136,11 @@ describe("auto-shutdown policy limits at launch", () => {
       idle: { utilizationBelowPct: 5, minutes: 90 },
     }).catch((e: unknown) => e);
     expect(fieldsOf(err)).toEqual(["autoShutdown.idle.minutes"]);
+    await setInstanceAutoShutdown(member, org.slug, inst.id, {
+      idle: { utilizationBelowPct: 10, minutes: 45 },
+    });
+    expect((await lastEvent(inst.id))?.reason).toBe("auto-shutdown settings changed: idle 45 min under 10 %");
+    expect(await auditOf(org.org.id, "instance.autoshutdown_changed")).toHaveLength(1);
     const other = await newBillingOrg(testClock("2030-05-06T08:00:00Z"), "pol4");
     await expect(setInstanceAutoShutdown(other.ctx, other.slug, inst.id, null)).rejects.toBeInstanceOf(
       NotFoundError,
