@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { isDomainError, RateLimitedError, ValidationError } from "@/lib/core";
+import { isDomainError, RateLimitedError, UnauthorizedError, ValidationError } from "@/lib/core";
 
 /** RFC 9457 problem details. */
 export type Problem = {
@@ -17,6 +17,7 @@ const TITLES: Record<number, string> = {
   403: "Forbidden",
   404: "Not Found",
   409: "Conflict",
+  413: "Content Too Large",
   422: "Unprocessable Content",
   429: "Too Many Requests",
   500: "Internal Server Error",
@@ -34,6 +35,8 @@ export function errorToProblem(err: unknown, instance?: string): Response {
   if (isDomainError(err)) {
     const headers: Record<string, string> = {};
     if (err instanceof RateLimitedError) headers["retry-after"] = String(err.retryAfterSeconds);
+    // RFC 9110: a 401 names the scheme that would work.
+    if (err instanceof UnauthorizedError) headers["www-authenticate"] = 'Bearer realm="forja"';
     const body: Problem = {
       type: `https://forja.dev/problems/${err.code}`,
       title: TITLES[err.status] ?? err.name,

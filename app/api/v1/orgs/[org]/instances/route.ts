@@ -1,6 +1,8 @@
-import { loadInstanceList } from "@/app/(console)/[org]/instances/views";
+import { loadInstanceDetail, loadInstanceList } from "@/app/(console)/[org]/instances/views";
+import { readJsonBody, withIdempotencyKey } from "@/lib/api/body";
+import { apiHandler, apiJson } from "@/lib/api/handler";
 import { errorToProblem } from "@/lib/api/problem";
-import type { ListInstancesFilter } from "@/lib/provisioning";
+import { type ListInstancesFilter, launch } from "@/lib/provisioning";
 import { apiCtx, json } from "./actor";
 
 /** GET: the organization's instances (filters: project, state, region, page), for the list's live status. */
@@ -9,7 +11,7 @@ export async function GET(req: Request, { params }: { params: Promise<{ org: str
   const url = new URL(req.url);
   const q = url.searchParams;
   try {
-    const ctx = await apiCtx();
+    const ctx = await apiCtx(req);
     const page = q.get("page");
     return json(
       await loadInstanceList(ctx, org, {
@@ -24,3 +26,18 @@ export async function GET(req: Request, { params }: { params: Promise<{ org: str
     return errorToProblem(err, url.pathname);
   }
 }
+
+/**
+ * POST: launch (members and up). The body is the launch spec; an `Idempotency-Key` header makes retries safe:
+ * the same key again answers 200 with the instance it created (Idempotent-Replayed: true) instead of a second one.
+ */
+export const POST = apiHandler<{ org: string }>(async ({ req, ctx, params, url }) => {
+  const spec = withIdempotencyKey(await readJsonBody(req), req.headers.get("idempotency-key"));
+  const { instance, replayed } = await launch(ctx, params.org, spec);
+  const headers: Record<string, string> = { location: `${url.pathname}/${instance.id}` };
+  if (replayed) headers["idempotent-replayed"] = "true";
+  return apiJson(await loadInstanceDetail(ctx, params.org, instance.id), {
+    status: replayed ? 200 : 201,
+    headers,
+  });
+});

@@ -6,7 +6,7 @@ import { apiCtx, json } from "../actor";
 export async function GET(req: Request, { params }: { params: Promise<{ org: string; id: string }> }) {
   const { org, id } = await params;
   try {
-    return json(await loadInstanceDetail(await apiCtx(), org, id));
+    return json(await loadInstanceDetail(await apiCtx(req), org, id));
   } catch (err) {
     return errorToProblem(err, new URL(req.url).pathname);
   }

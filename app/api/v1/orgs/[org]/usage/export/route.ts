@@ -10,7 +10,7 @@ export async function GET(req: Request, { params }: { params: Promise<{ org: str
   const { org } = await params;
   const url = new URL(req.url);
   try {
-    const { filename, lines } = await exportLedgerCsv(await apiCtx(), org, {
+    const { filename, lines } = await exportLedgerCsv(await apiCtx(req), org, {
       from: url.searchParams.get("from") ?? undefined,
       to: url.searchParams.get("to") ?? undefined,
       project: url.searchParams.get("project") || undefined,

@@ -11,7 +11,7 @@ export async function GET(req: Request, { params }: { params: Promise<{ org: str
   const { org } = await params;
   const url = new URL(req.url);
   try {
-    const ctx = await apiCtx();
+    const ctx = await apiCtx(req);
     const now = nowOf(ctx);
     const { reservations } = await savings(ctx, org, {
       from: new Date(now.getTime() - 365 * DAY),
@@ -28,7 +28,7 @@ export async function POST(req: Request, { params }: { params: Promise<{ org: st
   const { org } = await params;
   const url = new URL(req.url);
   try {
-    const ctx = await apiCtx();
+    const ctx = await apiCtx(req);
     const body = await readJson(req);
     const { reservation, quote } = await purchaseReservation(ctx, org, body as ReservationInput);
     return Response.json({ reservation, quote }, { status: 201, headers: { "cache-control": "no-store" } });

@@ -8,7 +8,7 @@ export async function GET(req: Request, { params }: { params: Promise<{ org: str
   const url = new URL(req.url);
   try {
     return json(
-      await instanceLogs(await apiCtx(), org, id, {
+      await instanceLogs(await apiCtx(req), org, id, {
         since: url.searchParams.get("since") || undefined,
         limit: url.searchParams.get("limit") || undefined,
       }),

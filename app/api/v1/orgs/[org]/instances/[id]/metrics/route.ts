@@ -11,7 +11,7 @@ export async function GET(req: Request, { params }: { params: Promise<{ org: str
   const { org, id } = await params;
   const url = new URL(req.url);
   try {
-    const ctx = await apiCtx();
+    const ctx = await apiCtx(req);
     const query = parseInput(utilizationQuerySchema, {
       metric: url.searchParams.get("metric") || undefined,
       range: url.searchParams.get("range") || undefined,

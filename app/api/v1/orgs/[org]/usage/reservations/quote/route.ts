@@ -8,7 +8,7 @@ export async function POST(req: Request, { params }: { params: Promise<{ org: st
   const { org } = await params;
   const url = new URL(req.url);
   try {
-    const ctx = await apiCtx();
+    const ctx = await apiCtx(req);
     return json(await quoteReservation(ctx, org, (await readJson(req)) as ReservationInput));
   } catch (err) {
     return errorToProblem(err, url.pathname);

@@ -1,0 +1,5 @@
+import { apiHandler, apiJson } from "@/lib/api/handler";
+import { getMe } from "@/lib/api/me";
+
+/** GET: who the credentials belong to, and the organizations they reach (a token: only its own). */
+export const GET = apiHandler(async ({ ctx }) => apiJson(await getMe(ctx)));

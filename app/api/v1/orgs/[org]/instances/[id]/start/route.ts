@@ -1,0 +1,5 @@
+import { start } from "@/lib/provisioning";
+import { instanceAction } from "../action";
+
+/** Start a stopped or preempted instance again: it queues for capacity with the quota checked anew. */
+export const POST = instanceAction(start);

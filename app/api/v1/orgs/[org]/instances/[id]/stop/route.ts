@@ -1,0 +1,5 @@
+import { stop } from "@/lib/provisioning";
+import { instanceAction } from "../action";
+
+/** Stop a running instance (running → stopping → stopped); its disk is kept and billed. */
+export const POST = instanceAction(stop);

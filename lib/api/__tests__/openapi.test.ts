@@ -1,0 +1,94 @@
+import fs from "node:fs";
+import path from "node:path";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import { GET as openApiRoute } from "@/app/api/v1/openapi.json/route";
+import type { InstanceDetailView, InstanceListView } from "@/components/instances/types";
+import type { Me } from "@/lib/api/me";
+import type {
+  instanceDetailSchema,
+  instanceListSchema,
+  instanceLogsSchema,
+  meSchema,
+  offeringPageSchema,
+  utilizationSeriesSchema,
+} from "@/lib/api/openapi/responses";
+import type { OfferingPage } from "@/lib/catalog";
+import type { InstanceLogs, UtilizationSeries } from "@/lib/telemetry";
+
+// Compile-time: the documented response schemas are exactly the types the routes return (tsc fails on drift).
+// (Flattened one level: zod's inferred object types are intersections that the identity check would reject.)
+type Flat<T> = { [K in keyof T]: T[K] };
+type Equal<A, B> =
+  (<T>() => T extends Flat<A> ? 1 : 2) extends <T>() => T extends Flat<B> ? 1 : 2 ? true : false;
+const sameShape: [
+  Equal<z.output<typeof instanceDetailSchema>, InstanceDetailView>,
+  Equal<z.output<typeof instanceListSchema>, InstanceListView>,
+  Equal<z.output<typeof meSchema>, Me>,
+  Equal<z.output<typeof offeringPageSchema>, OfferingPage>,
+  Equal<z.output<typeof instanceLogsSchema>, InstanceLogs>,
+  Equal<z.output<typeof utilizationSeriesSchema>, UtilizationSeries>,
+] = [true, true, true, true, true, true];
+
+const API_DIR = path.resolve(import.meta.dirname, "../../../app/api/v1");
+
+/** Every route handler file under app/api/v1 as an OpenAPI path ("/orgs/{org}/…") and its exported methods. */
+function routeFiles(dir = API_DIR): Array<{ path: string; methods: string[] }> {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return routeFiles(full);
+    if (entry.name !== "route.ts") return [];
+    const route = path
+      .relative(API_DIR, dir)
+      .split(path.sep)
+      .map((seg) => seg.replace(/^\[(\w+)\]$/, "{$1}"))
+      .join("/");
+    const source = fs.readFileSync(full, "utf8");
+    const methods = [
+      ...source.matchAll(/export (?:async function|const) (GET|POST|PUT|PATCH|DELETE)\b/g),
+    ].map((m) => (m[1] as string).toLowerCase());
+    return [{ path: `/${route}`, methods }];
+  });
+}
+
+describe("GET /api/v1/openapi.json", () => {
+  it("is a valid OpenAPI 3.1 document", async () => {
+    expect(sameShape.every(Boolean)).toBe(true);
+    const res = await openApiRoute(new Request("http://forja.test/api/v1/openapi.json"));
+    expect(res.status).toBe(200);
+    const doc = await res.json();
+    const validator = new Validator();
+    const result = await validator.validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe("3.1");
+    expect(doc.servers).toEqual([{ url: "/api/v1" }]);
+  });
+
+  it("documents every route handler under /api/v1 with each method it exports", async () => {
+    const doc = await (await openApiRoute(new Request("http://forja.test/api/v1/openapi.json"))).json();
+    const routes = routeFiles();
+    expect(routes.length).toBeGreaterThanOrEqual(15);
+    for (const route of routes) {
+      expect(route.methods.length, route.path).toBeGreaterThan(0);
+      expect(Object.keys(doc.paths[route.path] ?? {}).sort(), route.path).toEqual([...route.methods].sort());
+    }
+    expect(Object.keys(doc.paths).sort()).toEqual(routes.map((r) => r.path).sort());
+  });
+
+  it("takes the launch body from the library's launch schema, with its limits", async () => {
+    const doc = await (await openApiRoute(new Request("http://forja.test/api/v1/openapi.json"))).json();
+    const launch = doc.paths["/orgs/{org}/instances"].post;
+    const body = launch.requestBody.content["application/json"].schema;
+    expect(body.required).toEqual(["kind", "name", "project", "region", "instanceType", "image"]);
+    expect(body.properties.diskGib).toMatchObject({ minimum: 10, maximum: 4096, default: 100 });
+    expect(launch.parameters.map((p: { in: string; name: string }) => `${p.in}:${p.name}`)).toEqual([
+      "path:org",
+      "header:Idempotency-Key",
+    ]);
+    expect(Object.keys(launch.responses)).toEqual(
+      expect.arrayContaining(["201", "200", "400", "401", "403", "404", "409", "422", "429"]),
+    );
+  });
+});

@@ -1,0 +1,59 @@
+import { expect } from "vitest";
+import type { z } from "zod";
+import type { Ctx } from "@/lib/core";
+import { createApiToken } from "@/lib/tenancy";
+
+export const BASE = "http://forja.test/api/v1";
+
+type Handler<P> = (req: Request, context: { params: Promise<P> }) => Promise<Response>;
+
+/** Call a route handler the way Next.js does: a Request and a promise of the path params. */
+export function call<P>(
+  handler: Handler<P>,
+  path: string,
+  params: P,
+  init: RequestInit & { token?: string } = {},
+): Promise<Response> {
+  const { token, headers, ...rest } = init;
+  const h = new Headers(headers);
+  if (token) h.set("authorization", `Bearer ${token}`);
+  return handler(new Request(`${BASE}${path}`, { ...rest, headers: h }), { params: Promise.resolve(params) });
+}
+
+export function postJson<P>(
+  handler: Handler<P>,
+  path: string,
+  params: P,
+  body: unknown,
+  init: RequestInit & { token?: string } = {},
+) {
+  const headers = new Headers(init.headers);
+  headers.set("content-type", "application/json");
+  return call(handler, path, params, {
+    ...init,
+    method: "POST",
+    headers,
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+export async function tokenFor(ctx: Ctx, orgSlug: string): Promise<string> {
+  return (await createApiToken(ctx, orgSlug, { name: "tests" })).secret;
+}
+
+/** A problem+json answer with this status; returns its body for further checks. */
+export async function expectProblem(res: Response, status: number): Promise<Record<string, unknown>> {
+  const body = (await res.json()) as Record<string, unknown>;
+  expect({ status: res.status, body }).toMatchObject({ status, body: { status } });
+  expect(res.headers.get("content-type")).toBe("application/problem+json");
+  expect(typeof body.title).toBe("string");
+  return body;
+}
+
+/** The body parses with the documented schema (formats included), so the OpenAPI document tells the truth. */
+export async function expectDocumented<S extends z.ZodType>(res: Response, schema: S): Promise<z.output<S>> {
+  const body: unknown = await res.json();
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw new Error(`response does not match its schema: ${parsed.error.message}`);
+  return parsed.data;
+}

@@ -1,0 +1,239 @@
+import { z } from "zod";
+import "zod-openapi";
+import { CATALOG_SORTS, GPU_COUNT_OPTIONS, PRICING_MODELS } from "@/lib/catalog";
+import { INSTANCE_STATES } from "@/lib/provisioning";
+import { CHART_METRICS, CHART_RANGES } from "@/lib/telemetry";
+import { ORG_ROLES, PROJECT_ENVIRONMENTS } from "@/lib/tenancy";
+
+/**
+ * What the API answers, as zod schemas for the OpenAPI document. The request schemas come from the libraries;
+ * these describe the JSON views the routes return. lib/api/__tests__ parses real responses with them and checks
+ * at compile time that they match the view types, so the document cannot drift from what the routes send.
+ */
+const isoTime = z.iso.datetime({ offset: true }).meta({ example: "2030-01-06T09:00:00.000Z" });
+const state = z.enum(INSTANCE_STATES).meta({ id: "InstanceState" });
+const pricingModel = z.enum(PRICING_MODELS).meta({ id: "PricingModel" });
+
+export const problemSchema = z
+  .looseObject({
+    type: z.string().meta({ example: "https://forja.dev/problems/invalid_state" }),
+    title: z.string(),
+    status: z.int(),
+    detail: z.string().optional(),
+    instance: z.string().optional(),
+    errors: z
+      .record(z.string(), z.array(z.string()))
+      .optional()
+      .meta({ description: "422 only: messages per field (dotted paths, `_form` for the whole body)" }),
+    requestId: z.string().optional().meta({ description: "500 only: quote it when reporting the problem" }),
+  })
+  .meta({ id: "Problem", description: "RFC 9457 problem details" });
+
+export const meSchema = z
+  .object({
+    user: z.object({ id: z.uuid(), email: z.string(), name: z.string() }),
+    authentication: z.enum(["token", "session"]),
+    organizations: z.array(
+      z.object({
+        slug: z.string(),
+        name: z.string(),
+        role: z.enum(ORG_ROLES),
+        allowedJurisdictions: z.array(z.string()),
+      }),
+    ),
+  })
+  .meta({ id: "Me" });
+
+export const projectListSchema = z
+  .object({
+    items: z.array(
+      z
+        .object({
+          id: z.uuid(),
+          slug: z.string(),
+          name: z.string(),
+          environment: z.enum(PROJECT_ENVIRONMENTS),
+          createdAt: isoTime,
+        })
+        .meta({ id: "Project" }),
+    ),
+  })
+  .meta({ id: "ProjectList" });
+
+const offeringSchema = z
+  .object({
+    instanceTypeId: z.string().meta({ example: "h100.1x" }),
+    regionCode: z.string().meta({ example: "eu-fi-hel1" }),
+    regionName: z.string(),
+    city: z.string(),
+    country: z.string(),
+    jurisdiction: z.string(),
+    gpuModelId: z.string(),
+    gpuModelName: z.string(),
+    gpuCount: z.int(),
+    migProfile: z.string().nullable(),
+    migSlices: z.int().nullable(),
+    gpuMemoryGib: z.number(),
+    bf16TflopsPerGpu: z.number().nullable(),
+    memoryBandwidthGbps: z.number().nullable(),
+    tdpWatts: z.number().nullable(),
+    vcpus: z.int(),
+    ramGib: z.number(),
+    localDiskGib: z.number(),
+    prices: z
+      .record(pricingModel, z.number().nullable())
+      .meta({ description: "USD per hour per pricing model" }),
+    price: z.number(),
+    pricePerGpu: z.number(),
+    pricePerTflop: z.number().nullable(),
+    available: z.int().meta({ description: "Instances of this type that could be placed right now" }),
+    allowed: z.boolean().meta({ description: "False when the organization's data residency excludes it" }),
+    disallowedReason: z
+      .object({
+        code: z.literal("outside_data_residency"),
+        allowedJurisdictions: z.array(z.string()),
+        message: z.string(),
+      })
+      .nullable(),
+  })
+  .meta({ id: "Offering" });
+
+export const offeringPageSchema = z
+  .object({
+    items: z.array(offeringSchema),
+    total: z.int(),
+    page: z.int(),
+    pageSize: z.int(),
+    pageCount: z.int(),
+    filters: z
+      .object({
+        region: z.array(z.string()),
+        jurisdiction: z.array(z.string()),
+        gpu: z.array(z.string()),
+        minMemoryGib: z.int().optional(),
+        gpuCount: z.enum(GPU_COUNT_OPTIONS).optional(),
+        pricing: pricingModel,
+        maxPrice: z.number().optional(),
+        available: z.literal(true).optional(),
+        sort: z.enum(CATALOG_SORTS),
+        page: z.int(),
+        pageSize: z.int(),
+      })
+      .meta({ description: "The filters as applied, defaults filled in" }),
+    allowedJurisdictions: z.array(z.string()),
+  })
+  .meta({ id: "OfferingPage" });
+
+const action = z.enum(["stop", "start", "terminate", "cancel"]);
+const instanceRowShape = {
+  id: z.uuid(),
+  name: z.string(),
+  kind: z.enum(["notebook", "container"]),
+  state,
+  stateReason: z.string().nullable(),
+  regionCode: z.string(),
+  instanceTypeId: z.string(),
+  gpuModelName: z.string(),
+  gpuCount: z.int(),
+  migProfile: z.string().nullable(),
+  pricingModel,
+  projectSlug: z.string(),
+  projectName: z.string(),
+  createdAt: isoTime,
+  actions: z.array(action).meta({ description: "Verbs legal now for the caller (empty for viewers)" }),
+  costUsd: z.number().nullable().meta({ description: "Estimated cost so far (hours run × catalog price)" }),
+};
+export const instanceRowSchema = z.object(instanceRowShape).meta({ id: "InstanceSummary" });
+
+export const instanceListSchema = z
+  .object({
+    items: z.array(instanceRowSchema),
+    total: z.int(),
+    page: z.int(),
+    pageSize: z.int(),
+    now: isoTime.meta({ description: "Server time of the answer" }),
+  })
+  .meta({ id: "InstanceList" });
+
+const waitMethod = z.enum(["capacity", "runtime", "history", "unknown", "no_capacity"]);
+
+const queueSchema = z
+  .object({
+    position: z.int().meta({ description: "1 = next in its queue" }),
+    etaSeconds: z.number().nullable(),
+    method: waitMethod,
+    alternatives: z.array(
+      z.object({
+        kind: z.enum(["region", "spot", "gpu_model", "mig"]),
+        regionCode: z.string(),
+        instanceTypeId: z.string(),
+        gpuModelName: z.string(),
+        gpuCount: z.int(),
+        migProfile: z.string().nullable(),
+        gpuMemoryGib: z.number(),
+        pricingModel,
+        usdPerHour: z.number(),
+      }),
+    ),
+  })
+  .meta({ id: "QueueInsight", description: "Present while the instance is queued" });
+
+export const instanceDetailSchema = z
+  .object({
+    ...instanceRowShape,
+    imageId: z.string(),
+    nodeName: z.string().nullable(),
+    diskGib: z.int(),
+    exposedPort: z.int().nullable(),
+    connection: z.record(z.string(), z.string()).nullable(),
+    startedAt: isoTime.nullable(),
+    events: z.array(
+      z.object({
+        id: z.int(),
+        from: state.nullable(),
+        to: state,
+        reason: z.string(),
+        actorKind: z.string(),
+        actorEmail: z.string().nullable(),
+        at: isoTime,
+      }),
+    ),
+    queue: queueSchema.nullable(),
+    cost: z
+      .object({ hours: z.number(), usdPerHour: z.number().nullable(), usd: z.number().nullable() })
+      .nullable(),
+    now: isoTime,
+  })
+  .meta({ id: "Instance" });
+
+export const instanceLogsSchema = z
+  .object({
+    lines: z.array(z.object({ at: isoTime, stream: z.enum(["stdout", "stderr"]), text: z.string() })),
+    live: z.boolean().meta({ description: "True while the workload runs: poll with `since` for more" }),
+  })
+  .meta({ id: "InstanceLogs" });
+
+const points = z.array(
+  z.object({ t: z.number().meta({ description: "Bin start, epoch ms" }), v: z.number().nullable() }),
+);
+
+export const utilizationSeriesSchema = z
+  .object({
+    instanceId: z.uuid(),
+    range: z.enum(CHART_RANGES),
+    metric: z.enum(CHART_METRICS),
+    unit: z.enum(["%", "GiB", "W", "°C"]),
+    source: z.enum(["raw", "rollup"]),
+    binSeconds: z.number(),
+    from: isoTime,
+    to: isoTime,
+    yMax: z.number(),
+    gpus: z.array(z.object({ gpuIndex: z.int(), points })),
+    average: points,
+    summary: z.object({
+      mean: z.number().nullable(),
+      peak: z.number().nullable(),
+      latest: z.number().nullable(),
+    }),
+  })
+  .meta({ id: "UtilizationSeries" });
