@@ -6,6 +6,13 @@ export {
   type InvitationView,
 } from "./accept-invitation";
 export {
+  listMyOrganizations,
+  type OrgAccess,
+  type OrgSummary,
+  requireOperator,
+  requireOrgAccess,
+} from "./access";
+export {
   API_TOKEN_EXPIRY_DAYS,
   API_TOKEN_FIELD_MESSAGES,
   type ApiTokenView,
@@ -17,13 +24,6 @@ export {
   listApiTokens,
   revokeApiToken,
 } from "./api-tokens";
-export {
-  listMyOrganizations,
-  type OrgAccess,
-  type OrgSummary,
-  requireOperator,
-  requireOrgAccess,
-} from "./access";
 export { invitationLink } from "./invitation-email";
 export {
   hashInvitationToken,
