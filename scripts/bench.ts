@@ -19,6 +19,7 @@ async function loadBenchmarks(): Promise<Benchmark[]> {
     (await import("./bench/catalog-offerings")).catalogOfferings,
     (await import("./bench/provisioning-launch")).provisioningLaunch,
     (await import("./bench/provisioning-scheduler")).provisioningScheduler,
+    (await import("./bench/telemetry-chart")).telemetryChart,
   ];
 }
 

@@ -2,20 +2,28 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { type Ctx, nowOf } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
+import { seconds } from "./sql-util";
 
 export const ROLLUP_BUCKET_MS = 5 * 60_000;
-/** Re-aggregates this far back each run, so samples that arrived late (ingest catch-up) are counted. */
-export const ROLLUP_LOOKBACK_MS = 2 * 3_600_000;
+/** How far back a run may reach: after a long rollup outage, older buckets are left as they are. */
+export const ROLLUP_LOOKBACK_MS = 24 * 3_600_000;
+/**
+ * Each (instance, GPU) is re-aggregated from this long before its newest rollup bucket: samples reach the
+ * table up to MAX_CATCH_UP_MS (15 min) late, so the last few closed buckets may still grow.
+ */
+export const ROLLUP_OVERLAP_MS = 20 * 60_000;
 
 /**
  * Aggregates closed 5-minute buckets of raw samples into metric_rollups_5m. Idempotent: INSERT … SELECT …
  * ON CONFLICT DO UPDATE recomputes a bucket from its samples, and skips the write when the sample count is
- * unchanged (samples are immutable once stored, so the same count means the same aggregate). Reads each
- * (instance, GPU) through the primary-key range, never a scan of the whole table.
+ * unchanged (samples are immutable once stored, so the same count means the same aggregate). Per (instance,
+ * GPU) it starts at its newest bucket minus the overlap (a watermark read from the rollups' own key), so a run
+ * reads about twenty minutes of samples per GPU through the primary-key range, and a run after an outage
+ * catches up as far as `lookbackMs`.
  */
 export async function rollupMetrics(
   ctx: Ctx,
-  opts: { now?: Date; lookbackMs?: number } = {},
+  opts: { now?: Date; lookbackMs?: number; overlapMs?: number } = {},
 ): Promise<{ buckets: number }> {
   const now = opts.now ?? nowOf(ctx);
   const end = Math.floor(now.getTime() / ROLLUP_BUCKET_MS) * ROLLUP_BUCKET_MS;
@@ -23,10 +31,15 @@ export async function rollupMetrics(
     end - Math.ceil((opts.lookbackMs ?? ROLLUP_LOOKBACK_MS) / ROLLUP_BUCKET_MS) * ROLLUP_BUCKET_MS;
   const from = new Date(start);
   const to = new Date(end);
+  const overlap = seconds((opts.overlapMs ?? ROLLUP_OVERLAP_MS) / 1000);
   const exec = ctx.tx ?? getDb();
   const res = await exec.execute(sql`
     with targets as (
-      select i.id, g.gpu_index::int2 as gpu_index
+      select i.id, g.gpu_index::int2 as gpu_index,
+        greatest(${from}::timestamptz, (
+          select r.bucket - ${overlap} from metric_rollups_5m r
+          where r.instance_id = i.id and r.gpu_index = g.gpu_index order by r.bucket desc limit 1
+        )) as since
       from instances i cross join generate_series(0, i.gpu_count - 1) as g(gpu_index)
       where i.started_at is not null
         and (i.state in ('running', 'stopping', 'preempting') or i.updated_at >= ${from})
@@ -40,7 +53,7 @@ export async function rollupMetrics(
     from targets t
     cross join lateral (
       select * from metric_samples m
-      where m.instance_id = t.id and m.gpu_index = t.gpu_index and m.at >= ${from} and m.at < ${to}
+      where m.instance_id = t.id and m.gpu_index = t.gpu_index and m.at >= t.since and m.at < ${to}
     ) s
     group by s.instance_id, s.gpu_index, bucket, s.org_id
     on conflict (instance_id, gpu_index, bucket) do update set

@@ -100,7 +100,7 @@ describe("backfillHistory (30 days through the real engine)", () => {
       where org_id = ${tenant.org.id}`);
     expect(Number(roll?.days)).toBeGreaterThanOrEqual(30);
     // The worker's rollup over the raw day finds nothing to change: the back-fill wrote the same aggregates.
-    const again = await rollupMetrics(systemCtx("t"), { now: NOW, lookbackMs: 23 * H });
+    const again = await rollupMetrics(systemCtx("t"), { now: NOW, lookbackMs: 23 * H, overlapMs: 23 * H });
     expect(again.buckets).toBe(0);
     const diff = await q<{ d: number }>(sql`
       select max(abs(r.power_avg - s.p))::float8 as d from metric_rollups_5m r
