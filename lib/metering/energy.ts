@@ -79,3 +79,37 @@ export async function monthlyEnergy(ctx: Ctx, orgSlug: string, raw: MonthInput =
     instances,
   };
 }
+
+export type EnergyMonth = { period: string; facilityKwh: number; gco2: number };
+
+/** Facility energy and carbon per UTC month for the last `months` months (oldest first), from the rollups. */
+export async function energyByMonth(
+  ctx: Ctx,
+  orgSlug: string,
+  opts: { months?: number } = {},
+): Promise<{ isEstimate: true; formula: string; months: EnergyMonth[] }> {
+  const { org } = await costScope(ctx, orgSlug, null);
+  const months = Math.min(Math.max(1, Math.trunc(opts.months ?? 12)), 36);
+  const current = monthOf(nowOf(ctx));
+  const from = new Date(
+    Date.UTC(current.start.getUTCFullYear(), current.start.getUTCMonth() - (months - 1), 1),
+  );
+  const res = await (ctx.tx ?? getDb()).execute<{ period: string; kwh: number; gco2: number }>(sql`
+    select to_char(date_trunc('month', m.bucket at time zone 'UTC'), 'YYYY-MM') as period,
+      (sum(m.power_avg * m.samples * rg.pue) * ${SAMPLE_SECONDS} / 3600000.0)::float8 as kwh,
+      (sum(m.power_avg * m.samples * rg.pue * rg.grid_gco2_per_kwh) * ${SAMPLE_SECONDS} / 3600000.0)::float8 as gco2
+    from metric_rollups_5m m
+    join instances i on i.id = m.instance_id and i.org_id = ${org.id}
+    join regions rg on rg.code = i.region_code
+    where m.org_id = ${org.id} and m.bucket >= ${from} and m.bucket < ${current.end}
+    group by 1
+    order by 1`);
+  const byPeriod = new Map(res.rows.map((r) => [r.period, r]));
+  const out: EnergyMonth[] = [];
+  for (let i = 0; i < months; i++) {
+    const p = monthOf(new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth() + i, 1))).period;
+    const r = byPeriod.get(p);
+    out.push({ period: p, facilityKwh: Number(r?.kwh ?? 0), gco2: Number(r?.gco2 ?? 0) });
+  }
+  return { isEstimate: true, formula: ENERGY_FORMULA, months: out };
+}

@@ -3,7 +3,14 @@
  * consumed first), the metering pass the worker runs, reservations, and the cost explorer's queries.
  */
 
-export { ENERGY_FORMULA, type InstanceEnergy, type MonthlyEnergy, monthlyEnergy } from "./energy";
+export {
+  ENERGY_FORMULA,
+  type EnergyMonth,
+  energyByMonth,
+  type InstanceEnergy,
+  type MonthlyEnergy,
+  monthlyEnergy,
+} from "./energy";
 export {
   type CostGroupTotal,
   type DailyCost,

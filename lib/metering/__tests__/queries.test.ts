@@ -4,6 +4,7 @@ import { getDb } from "@/lib/db/client";
 import { metricRollups, projects } from "@/lib/db/schema";
 import {
   dailyCost,
+  energyByMonth,
   exportLedgerCsv,
   forecastMonthEnd,
   meterUsage,
@@ -172,6 +173,12 @@ describe("cost explorer queries", () => {
     expect(e.totalKwh).toBeCloseTo(0.5 * 1.25, 9);
     expect(e.totalGco2).toBeCloseTo(0.5 * 1.25 * 200, 6);
     expect((await monthlyEnergy(org.ctx, org.slug, { month: "2030-04" })).instances).toEqual([]);
+    const series = await energyByMonth(org.ctx, org.slug, { months: 3 });
+    expect(series.months.map((m) => [m.period, m.facilityKwh, m.gco2])).toEqual([
+      ["2030-01", 0, 0],
+      ["2030-02", 0, 0],
+      ["2030-03", 0.625, 125],
+    ]);
   });
 
   it("quotes and sells reservations to admins only, and keeps other tenants out", async () => {
