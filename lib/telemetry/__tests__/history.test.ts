@@ -7,6 +7,7 @@ import { simulatedProvider } from "@/lib/provisioning/providers/simulated";
 import {
   type BackfillResult,
   backfillHistory,
+  ingestMetrics,
   queueWaitSeries,
   rollupMetrics,
   utilizationSeries,
@@ -129,6 +130,26 @@ describe("backfillHistory (30 days through the real engine)", () => {
       now: NOW,
     });
     expect(day.average.filter((p) => p.v !== null).length / day.average.length).toBeGreaterThan(0.95);
+  });
+});
+
+describe("after the back-fill, the live worker", () => {
+  it("continues the raw samples of running instances without a gap", async () => {
+    const [svc] = await q<{ id: string; gpu_count: number }>(sql`
+      select id, gpu_count from instances where org_id = ${tenant.org.id} and name = 'chat-api'`);
+    const last = async () =>
+      Number(
+        (
+          await q<{ ms: number }>(sql`select (extract(epoch from max(at)) * 1000)::float8 as ms
+            from metric_samples where instance_id = ${svc?.id}`)
+        )[0]?.ms,
+      );
+    const before = await last();
+    expect(NOW.getTime() - before).toBeLessThan(10_000);
+    await ingestMetrics(systemCtx("t"), { now: new Date(NOW.getTime() + 60_000) });
+    const after = await q<{ n: number }>(sql`select count(*)::int as n from metric_samples
+      where instance_id = ${svc?.id} and at > ${new Date(before)}`);
+    expect(Number(after[0]?.n)).toBe(6 * Number(svc?.gpu_count));
   });
 });
 
