@@ -1,5 +1,6 @@
 import type { Locale } from "@/i18n/config";
 import enAdmin from "./en/admin.json";
+import enApi from "./en/api.json";
 import enAuth from "./en/auth.json";
 import enCatalog from "./en/catalog.json";
 import enCharts from "./en/charts.json";
@@ -10,6 +11,7 @@ import enInstances from "./en/instances.json";
 import enSettings from "./en/settings.json";
 import enShell from "./en/shell.json";
 import esAdmin from "./es/admin.json";
+import esApi from "./es/api.json";
 import esAuth from "./es/auth.json";
 import esCatalog from "./es/catalog.json";
 import esCharts from "./es/charts.json";
@@ -36,6 +38,7 @@ const catalogs = {
     ...enShell,
     ...enCatalog,
     ...enInstances,
+    ...enApi,
   },
   es: {
     ...esCommon,
@@ -48,6 +51,7 @@ const catalogs = {
     ...esShell,
     ...esCatalog,
     ...esInstances,
+    ...esApi,
   },
 } satisfies Record<Locale, Record<string, unknown>>;
 

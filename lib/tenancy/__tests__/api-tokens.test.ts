@@ -11,12 +11,14 @@ import {
 import { getDb } from "@/lib/db/client";
 import { apiTokens, memberships } from "@/lib/db/schema";
 import {
+  API_TOKEN_FIELD_MESSAGES,
   authenticateApiToken,
   createApiToken,
   listApiTokens,
   requireOrgAccess,
   revokeApiToken,
 } from "@/lib/tenancy";
+import { allCatalogs } from "@/messages";
 import { newTenant } from "@/test/factories";
 import { addMember, auditActions, DAY } from "./helpers";
 
@@ -143,8 +145,9 @@ describe("API tokens", () => {
     ]) {
       await expect(createApiToken(t.ctx, t.org.slug, bad)).rejects.toBeInstanceOf(ValidationError);
     }
-    const err = await createApiToken(t.ctx, t.org.slug, { name: "" }).catch((e: ValidationError) => e);
-    expect(err.fieldErrors).toEqual({ name: ["Enter a name for the token"] });
+    const err = await createApiToken(t.ctx, t.org.slug, { name: "" }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ValidationError);
+    expect((err as ValidationError).fieldErrors).toEqual({ name: ["Enter a name for the token"] });
     expect(await getDb().$count(apiTokens, eq(apiTokens.orgId, t.org.id))).toBe(0);
   });
 
@@ -193,5 +196,14 @@ describe("API tokens", () => {
       ValidationError,
     );
     await expect(authenticateApiToken(secret)).resolves.toMatchObject({ tokenOrgId: b.org.id });
+  });
+});
+
+describe("API token field messages", () => {
+  it("the English catalog says exactly what the library says, so the form can translate it", () => {
+    expect(allCatalogs.en.ApiTokenFieldErrors).toEqual(API_TOKEN_FIELD_MESSAGES);
+    expect(Object.keys(allCatalogs.es.ApiTokenFieldErrors).sort()).toEqual(
+      Object.keys(API_TOKEN_FIELD_MESSAGES).sort(),
+    );
   });
 });

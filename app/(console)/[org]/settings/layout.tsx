@@ -13,6 +13,7 @@ export default async function SettingsLayout({
   const { org: slug } = await params;
   const { org } = await getOrgPageContext(slug);
   const t = await getTranslations("Settings");
+  const tApi = await getTranslations("ApiTokens");
   const tc = await getTranslations("Costs.autoShutdown");
   const base = `/${org.slug}/settings`;
   return (
@@ -24,6 +25,7 @@ export default async function SettingsLayout({
           { href: base, label: t("general") },
           { href: `${base}/members`, label: t("members") },
           { href: `${base}/projects`, label: t("projects") },
+          { href: `${base}/tokens`, label: tApi("nav") },
           { href: `${base}/auto-shutdown`, label: tc("tab") },
         ]}
       />

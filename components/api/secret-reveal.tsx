@@ -1,0 +1,53 @@
+"use client";
+
+import { useTranslations } from "next-intl";
+import { useEffect, useId, useRef } from "react";
+import { Button } from "@/components/ui/button";
+import { CopyButton } from "./copy-button";
+import { CurlExample } from "./curl-example";
+
+/**
+ * The new token, shown once: focus moves here so a screen reader hears the warning, the token sits in a
+ * read-only field (select-all on focus), with a copy button and a ready-to-run curl line.
+ */
+export function SecretReveal({ secret, curl, onDone }: { secret: string; curl: string; onDone: () => void }) {
+  const t = useTranslations("ApiTokens");
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const headingId = useId();
+  useEffect(() => {
+    headingRef.current?.focus();
+  }, []);
+  return (
+    <section
+      aria-labelledby={headingId}
+      className="flex flex-col gap-3 rounded-md border-2 border-amber-600 p-4 dark:border-amber-500"
+    >
+      <h3 id={headingId} ref={headingRef} tabIndex={-1} className="text-base font-semibold">
+        {t("secretHeading")}
+      </h3>
+      <p className="text-sm">
+        <span aria-hidden="true">⚠ </span>
+        {t("secretWarning")}
+      </p>
+      <div className="flex flex-col gap-1">
+        <label htmlFor="new-token-secret" className="text-sm font-medium">
+          {t("secretLabel")}
+        </label>
+        <input
+          id="new-token-secret"
+          readOnly
+          value={secret}
+          onFocus={(e) => e.currentTarget.select()}
+          className="rounded-md border border-slate-300 px-3 py-2 font-mono text-xs dark:border-slate-700 dark:bg-slate-900"
+        />
+      </div>
+      <CopyButton text={secret} label={t("copy")} />
+      <CurlExample label={t("tryIt")} command={curl} />
+      <div>
+        <Button type="button" onClick={onDone}>
+          {t("dismiss")}
+        </Button>
+      </div>
+    </section>
+  );
+}
