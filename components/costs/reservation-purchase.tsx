@@ -45,6 +45,7 @@ export function ReservationPurchase({ gpuModels, regions, quoteAction, purchaseA
   const [stale, setStale] = useState(false);
   const dialogRef = useRef<HTMLDialogElement>(null);
   const q = quote.state?.ok && !stale ? quote.state.data : undefined;
+  const modelName = (id: string) => gpuModels.find((m) => m.id === id)?.name ?? id;
 
   useEffect(() => {
     if (buy.state?.ok) {
@@ -113,7 +114,7 @@ export function ReservationPurchase({ gpuModels, regions, quoteAction, purchaseA
             <p className="text-sm">
               {t("quoteWhat", {
                 count: q.gpuCount,
-                model: q.gpuModelId,
+                model: modelName(q.gpuModelId),
                 region: q.regionCode,
                 term: tp(q.term),
               })}
@@ -149,7 +150,7 @@ export function ReservationPurchase({ gpuModels, regions, quoteAction, purchaseA
           q
             ? t("confirmBody", {
                 count: q.gpuCount,
-                model: q.gpuModelId,
+                model: modelName(q.gpuModelId),
                 region: q.regionCode,
                 term: tp(q.term),
                 total: money(q.totalUsd),

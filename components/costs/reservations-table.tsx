@@ -7,11 +7,14 @@ export async function ReservationsTable({
   currency,
   now,
   caption,
+  modelNames = {},
 }: {
   reservations: ReservationUtilization[];
   currency: string;
   now: Date;
   caption: string;
+  /** GPU model id → name, for people who do not know the ids. */
+  modelNames?: Record<string, string>;
 }) {
   const t = await getTranslations("Costs.reservations.table");
   const tp = await getTranslations("Costs.pricing");
@@ -56,7 +59,11 @@ export async function ReservationsTable({
             return (
               <tr key={r.reservationId} className="border-b border-slate-100 dark:border-slate-800">
                 <th scope="row" className="py-1 pr-3 font-normal">
-                  {t("what", { count: r.gpuCount, model: r.gpuModelId, region: r.regionCode })}
+                  {t("what", {
+                    count: r.gpuCount,
+                    model: modelNames[r.gpuModelId] ?? r.gpuModelId,
+                    region: r.regionCode,
+                  })}
                 </th>
                 <td className="py-1 pr-3">{tp.has(r.term) ? tp(r.term) : r.term}</td>
                 <td className="py-1 pr-3">{t("range", { from: date(r.startsAt), to: date(r.endsAt) })}</td>

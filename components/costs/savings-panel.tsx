@@ -9,11 +9,13 @@ export async function SavingsPanel({
   savings,
   currency,
   now,
+  modelNames,
 }: {
   org: string;
   savings: Savings;
   currency: string;
   now: Date;
+  modelNames: Record<string, string>;
 }) {
   const t = await getTranslations("Costs.usage.savings");
   const format = await getFormatter();
@@ -61,6 +63,7 @@ export async function SavingsPanel({
           currency={currency}
           now={now}
           caption={t("utilizationCaption")}
+          modelNames={modelNames}
         />
       )}
     </section>

@@ -6,6 +6,7 @@ import { RangeForm } from "@/components/costs/range-form";
 import { SavingsPanel } from "@/components/costs/savings-panel";
 import { SpendSummary } from "@/components/costs/spend-summary";
 import { TopInstances } from "@/components/costs/top-instances";
+import { listGpuModels } from "@/lib/catalog";
 import { nowOf } from "@/lib/core";
 import {
   COST_GROUPS,
@@ -45,12 +46,13 @@ export default async function UsagePage({
     groupLabeller(values.group),
   ]);
   const months = [...new Set([...recentMonths(now, 3), values.month])].sort().reverse();
-  const [forecast, daily, top, saved, energies] = await Promise.all([
+  const [forecast, daily, top, saved, energies, models] = await Promise.all([
     forecastMonthEnd(ctx, slug),
     range ? dailyCost(ctx, slug, { ...range, groupBy: values.group }) : null,
     range ? topInstances(ctx, slug, { ...range, limit: 10 }) : [],
     range ? savings(ctx, slug, range) : null,
     Promise.all(months.map((month) => monthlyEnergy(ctx, slug, { month }))),
+    listGpuModels(ctx),
   ]);
   const currency = forecast.currency;
   const base = `/${slug}/usage`;
@@ -135,7 +137,13 @@ export default async function UsagePage({
             groupInline={tgi(values.group)}
           />
           <TopInstances org={slug} instances={top} currency={currency} />
-          <SavingsPanel org={slug} savings={saved} currency={currency} now={now} />
+          <SavingsPanel
+            org={slug}
+            savings={saved}
+            currency={currency}
+            now={now}
+            modelNames={Object.fromEntries(models.map((m) => [m.id, m.name]))}
+          />
         </>
       ) : null}
       {selectedEnergy && !nothingYet ? (

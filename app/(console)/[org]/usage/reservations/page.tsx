@@ -21,7 +21,7 @@ export default async function ReservationsPage({ params }: { params: Promise<{ o
   const [t, saved, models, regionGroups] = await Promise.all([
     getTranslations("Costs.reservations"),
     savings(ctx, slug, range),
-    canBuy ? listGpuModels(ctx) : [],
+    listGpuModels(ctx),
     canBuy ? listRegions(ctx) : [],
   ]);
   const allowed = org.allowedJurisdictions;
@@ -49,6 +49,7 @@ export default async function ReservationsPage({ params }: { params: Promise<{ o
             currency="USD"
             now={now}
             caption={t("listCaption")}
+            modelNames={Object.fromEntries(models.map((m) => [m.id, m.name]))}
           />
         )}
       </section>
