@@ -13,20 +13,38 @@ import {
 } from "@/lib/tenancy/schemas";
 import { messagesFor } from "@/messages";
 
-const known = new Set<string>([...Object.values(AUTH_FIELD_MESSAGES), ...Object.values(TENANCY_FIELD_MESSAGES)]);
+const known = new Set<string>([
+  ...Object.values(AUTH_FIELD_MESSAGES),
+  ...Object.values(TENANCY_FIELD_MESSAGES),
+]);
 
 describe("field messages", () => {
   it("the English catalog says exactly what lib says, and Spanish has every key", () => {
     expect(messagesFor("en").AuthFieldErrors).toEqual(AUTH_FIELD_MESSAGES);
     expect(messagesFor("en").SettingsFieldErrors).toEqual(TENANCY_FIELD_MESSAGES);
-    expect(Object.keys(messagesFor("es").AuthFieldErrors).sort()).toEqual(Object.keys(AUTH_FIELD_MESSAGES).sort());
+    expect(Object.keys(messagesFor("es").AuthFieldErrors).sort()).toEqual(
+      Object.keys(AUTH_FIELD_MESSAGES).sort(),
+    );
     expect(Object.keys(messagesFor("es").SettingsFieldErrors).sort()).toEqual(
       Object.keys(TENANCY_FIELD_MESSAGES).sort(),
     );
   });
 
   // Bad values of every shape; whatever a schema answers must be a message the catalogs translate.
-  const bad: unknown[] = [undefined, null, "", " ", "x", "x".repeat(300), 42, [], ["a"], {}, "Bad Slug!", "not-an-email"];
+  const bad: unknown[] = [
+    undefined,
+    null,
+    "",
+    " ",
+    "x",
+    "x".repeat(300),
+    42,
+    [],
+    ["a"],
+    {},
+    "Bad Slug!",
+    "not-an-email",
+  ];
   const schemas: Array<[string, z.ZodType, string[]]> = [
     ["sign-up", signUpSchema, ["name", "email", "password", "organizationName"]],
     ["sign-in", signInSchema, ["email", "password"]],
