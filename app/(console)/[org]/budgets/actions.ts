@@ -6,7 +6,7 @@ import { costActionError } from "@/components/costs/action-error";
 import { requireUserCtx } from "@/lib/auth/session";
 import { createBudget, deleteBudget, updateBudget } from "@/lib/budgets";
 import type { ActionResult } from "@/lib/core";
-import { budgetInputFromForm, toBudgetFormErrors } from "./form-data";
+import { budgetInputFromForm, toBudgetFormErrors } from "@/components/costs/budget-form-data";
 
 type Prev = ActionResult | null;
 

@@ -18,7 +18,7 @@ import {
 } from "@/lib/metering";
 import { getOrgPageContext } from "../org-context";
 import { groupLabeller } from "./labels";
-import { daysOf, isoDay, parseUsageSearch } from "./search";
+import { daysOf, isoDay, parseUsageSearch } from "@/components/costs/usage-search";
 
 type Search = Record<string, string | string[] | undefined>;
 
