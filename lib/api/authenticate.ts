@@ -1,10 +1,13 @@
 import "server-only";
+import { hitRateLimit } from "@/lib/auth";
 import { getActor } from "@/lib/auth/session";
 import { type Ctx, UnauthorizedError, type UserActor } from "@/lib/core";
+import { getDb } from "@/lib/db/client";
 import { authenticateApiToken } from "@/lib/tenancy";
 
 export type ApiCtx = Ctx & { actor: UserActor };
 export type SessionLookup = () => Promise<UserActor | null>;
+export type WriteLimit = { max: number; windowSeconds: number };
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -32,9 +35,30 @@ export async function authenticateHeaders(
   throw new UnauthorizedError("Sign in, or send an API token as: Authorization: Bearer forja_…");
 }
 
-export function authenticateRequest(
+/**
+ * Writes per token-user and organization per minute. A runaway CI loop gets 429s (with Retry-After) instead of
+ * filling the queue; quota and budget caps still bound what it can launch. Reads are not counted (no write each).
+ */
+export const API_WRITE_LIMIT: WriteLimit = {
+  max: Number(process.env.FORJA_API_WRITE_LIMIT ?? 120),
+  windowSeconds: 60,
+};
+
+const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+export async function authenticateRequest(
   req: Request,
-  opts?: { session?: SessionLookup; now?: Date },
+  opts: { session?: SessionLookup; now?: Date; writeLimit?: WriteLimit } = {},
 ): Promise<ApiCtx> {
-  return authenticateHeaders(req.headers, opts);
+  const ctx = await authenticateHeaders(req.headers, opts);
+  const { tokenOrgId, userId } = ctx.actor;
+  if (tokenOrgId && !READ_METHODS.has(req.method)) {
+    await hitRateLimit(
+      getDb(),
+      `api-write:${tokenOrgId}:${userId}`,
+      opts.writeLimit ?? API_WRITE_LIMIT,
+      opts.now ?? new Date(),
+    );
+  }
+  return ctx;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { authenticateHeaders } from "@/lib/api/authenticate";
-import { UnauthorizedError, type UserActor } from "@/lib/core";
+import { authenticateHeaders, authenticateRequest } from "@/lib/api/authenticate";
+import { errorToProblem } from "@/lib/api/problem";
+import { RateLimitedError, UnauthorizedError, type UserActor } from "@/lib/core";
 import { newTenant } from "@/test/factories";
 import { tokenFor } from "./support";
 
@@ -46,5 +47,26 @@ describe("authenticateHeaders", () => {
       UnauthorizedError,
     );
     expect(signedOut.seen.calls).toBe(1);
+  });
+});
+
+describe("authenticateRequest", () => {
+  it("limits writes per token user and organization with a 429 and Retry-After; reads are not counted", async () => {
+    const t = await newTenant("limit");
+    const token = await tokenFor(t.ctx, t.org.slug);
+    const writeLimit = { max: 2, windowSeconds: 60 };
+    const now = new Date("2031-03-01T10:00:10Z");
+    const req = (method: string) =>
+      new Request("http://forja.test/api/v1/x", { method, headers: { authorization: `Bearer ${token}` } });
+    for (let i = 0; i < 5; i++) await authenticateRequest(req("GET"), { writeLimit, now });
+    await authenticateRequest(req("POST"), { writeLimit, now });
+    await authenticateRequest(req("POST"), { writeLimit, now });
+    const err = await authenticateRequest(req("POST"), { writeLimit, now }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RateLimitedError);
+    const res = errorToProblem(err);
+    expect(res.status).toBe(429);
+    expect(res.headers.get("retry-after")).toBe("50");
+    // The next window starts afresh.
+    await authenticateRequest(req("POST"), { writeLimit, now: new Date("2031-03-01T10:01:00Z") });
   });
 });
