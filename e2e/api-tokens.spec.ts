@@ -1,0 +1,144 @@
+import { expect, test } from "@playwright/test";
+import { as, expectAccessible } from "./support/fixtures";
+
+const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+
+test.describe("API tokens as a member", () => {
+  test.use(as("member"));
+
+  test("create a token, see it once, use it to list and launch, revoke it, and the next call is 401", async ({
+    page,
+    playwright,
+    baseURL,
+  }) => {
+    await page.goto("/acme-ai/settings");
+    await page
+      .getByRole("navigation", { name: "Settings sections" })
+      .getByRole("link", { name: "API tokens" })
+      .click();
+    await expect(page).toHaveURL(/\/acme-ai\/settings\/tokens$/);
+    await expect(page.getByRole("heading", { name: "API tokens", level: 2 })).toBeVisible();
+    await expectAccessible(page);
+
+    // A name is required, and the message is tied to the field.
+    await page.getByRole("button", { name: "Create token" }).click();
+    await expect(page.getByLabel("Token name")).toHaveAccessibleDescription(/Enter a name for the token/);
+
+    const name = unique("ci");
+    await page.getByLabel("Token name").fill(name);
+    await page.getByLabel("Expires after").selectOption("30");
+    await page.getByRole("button", { name: "Create token" }).click();
+
+    const reveal = page.getByRole("region", { name: "Copy your new token now" });
+    await expect(reveal).toBeVisible();
+    await expect(reveal.getByRole("heading", { name: "Copy your new token now" })).toBeFocused();
+    await expect(reveal).toContainText("This is the only time Forja shows this token");
+    const secret = await reveal.getByLabel("New API token").inputValue();
+    expect(secret).toMatch(/^forja_[0-9a-f]{8}_[0-9a-f]{64}$/);
+    await expect(reveal.getByRole("figure")).toContainText(`Bearer ${secret}`);
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    await reveal.getByRole("button", { name: "Copy token" }).click();
+    await expect(reveal.getByRole("status")).toHaveText("Token copied to the clipboard.");
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    await expectAccessible(page);
+
+    const row = page.getByRole("row", { name: new RegExp(name) });
+    await expect(row).toContainText(secret.slice(0, 14));
+    await expect(row).toContainText("Active");
+    await expect(row).toContainText("Never");
+
+    // The token works on its own: a request context without the browser's cookies.
+    const api = await playwright.request.newContext({
+      baseURL,
+      extraHTTPHeaders: { authorization: `Bearer ${secret}` },
+    });
+    const listed = await api.get("/api/v1/orgs/acme-ai/instances");
+    expect(listed.status()).toBe(200);
+    expect(await listed.json()).toMatchObject({ page: 1, items: expect.any(Array) });
+    const me = await (await api.get("/api/v1/me")).json();
+    expect(me).toMatchObject({
+      authentication: "token",
+      organizations: [{ slug: "acme-ai", role: "member" }],
+    });
+    const [project] = (await (await api.get("/api/v1/orgs/acme-ai/projects")).json()).items;
+
+    const launched = await api.post("/api/v1/orgs/acme-ai/instances", {
+      headers: { "idempotency-key": name },
+      data: {
+        kind: "notebook",
+        name,
+        project: project.slug,
+        region: "apac-jp-tyo1",
+        instanceType: "l4.1x",
+        image: "pytorch-2.5-cuda12.4",
+      },
+    });
+    expect(launched.status()).toBe(201);
+    const instance = await launched.json();
+    expect(launched.headers().location).toBe(`/api/v1/orgs/acme-ai/instances/${instance.id}`);
+    expect((await api.get(launched.headers().location as string)).status()).toBe(200);
+    // Leave no GPUs held for other journeys.
+    expect((await api.post(`/api/v1/orgs/acme-ai/instances/${instance.id}/terminate`)).status()).toBe(200);
+
+    // Shown once: after "stored" and a reload, the secret is nowhere on the page; the last use is.
+    await reveal.getByRole("button", { name: "I have stored it" }).click();
+    await expect(reveal).toBeHidden();
+    await page.reload();
+    await expect(page.getByLabel("New API token")).toHaveCount(0);
+    await expect(page.locator("body")).not.toContainText(secret.slice(15));
+    await expect(row).not.toContainText("Never");
+
+    await row.getByRole("button", { name: `Revoke token ${name}` }).click();
+    const dialog = page.getByRole("dialog", { name: `Revoke ${name}?` });
+    await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
+    await dialog.getByRole("button", { name: "Revoke token" }).click();
+    await expect(dialog).toBeHidden();
+    await expect(row).toContainText("Revoked");
+    await expect(row.getByRole("button", { name: `Revoke token ${name}` })).toHaveCount(0);
+
+    const refused = await api.get("/api/v1/orgs/acme-ai/instances");
+    expect(refused.status()).toBe(401);
+    expect(refused.headers()["content-type"]).toBe("application/problem+json");
+    expect(await refused.json()).toMatchObject({ status: 401, title: "Unauthorized" });
+    await api.dispose();
+  });
+});
+
+test.describe("API tokens as a viewer", () => {
+  test.use(as("viewer"));
+
+  test("sees why they cannot create one, and the API usage", async ({ page }) => {
+    await page.goto("/acme-ai/settings/tokens");
+    await expect(page.getByRole("note")).toContainText("Viewers cannot create tokens");
+    await expect(page.getByRole("button", { name: "Create token" })).toHaveCount(0);
+    await expect(page.getByText("You have no tokens.")).toBeVisible();
+    await expect(page.getByRole("link", { name: "OpenAPI 3.1 document" })).toHaveAttribute(
+      "href",
+      "/api/v1/openapi.json",
+    );
+    await expectAccessible(page);
+  });
+});
+
+test("another organization's owner gets 404 for acme-ai with their token", async ({
+  playwright,
+  baseURL,
+  browser,
+}) => {
+  const context = await browser.newContext(as("other"));
+  const page = await context.newPage();
+  await page.goto("/globex/settings/tokens");
+  await page.getByLabel("Token name").fill(unique("globex"));
+  await page.getByRole("button", { name: "Create token" }).click();
+  const secret = await page.getByLabel("New API token").inputValue();
+  const api = await playwright.request.newContext({
+    baseURL,
+    extraHTTPHeaders: { authorization: `Bearer ${secret}` },
+  });
+  expect((await api.get("/api/v1/orgs/globex/instances")).status()).toBe(200);
+  const res = await api.get("/api/v1/orgs/acme-ai/instances");
+  expect(res.status()).toBe(404);
+  expect(res.headers()["content-type"]).toBe("application/problem+json");
+  await api.dispose();
+  await context.close();
+});
