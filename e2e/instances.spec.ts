@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import pg from "pg";
+import { signUpFresh } from "./support/accounts";
 import { type E2EState, STATE_FILE } from "./support/env";
 import { as, expectAccessible } from "./support/fixtures";
 
@@ -60,7 +61,7 @@ test.describe("instances as a member", () => {
   }) => {
     test.setTimeout(300_000);
     await page.goto("/acme-ai/catalog?region=eu-fi-hel1&gpu=l4&gpuCount=1");
-    await page.getByRole("link", { name: /^Launch l4\.1x in eu-fi-hel1/ }).click();
+    await page.getByRole("link", { name: /^Launch L4 × 1 in Helsinki/ }).click();
     await expect(page).toHaveURL(/\/acme-ai\/instances\/new\?.*instanceType=l4\.1x/);
     await expect(page.getByLabel("Region")).toHaveValue("eu-fi-hel1");
     await expect(page.getByLabel("Instance type")).toHaveValue("l4.1x");
@@ -263,6 +264,57 @@ test.describe("instances as a member", () => {
     await page.getByRole("button", { name: "Clear filters" }).click();
     await expect(page).toHaveURL(/\/acme-ai\/instances$/);
   });
+});
+
+test("actions posted after the role was lowered to viewer are refused, and nothing changes", async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  // A person of their own, so lowering their role cannot disturb journeys running in parallel.
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const person = await signUpFresh(page, "demoted");
+  const setRole = (role: string) =>
+    sql(
+      `insert into memberships (org_id, user_id, role)
+       select o.id, u.id, $2::org_role from organizations o, users u where o.slug = 'acme-ai' and u.email = $1
+       on conflict (org_id, user_id) do update set role = excluded.role`,
+      [person.email, role],
+    );
+  await setRole("member");
+  const id = await launch(page, unique("demoted"), "l40s.1x", "eu-de-fra1");
+  const action = page.getByRole("button", { name: /^(Stop|Terminate|Cancel launch)$/ }).first();
+  await expect(action).toBeVisible();
+
+  // The page stays as the member saw it (a stale tab): its live refresh would otherwise hide the buttons.
+  await page.route("**/api/v1/orgs/acme-ai/instances/**", (route) => route.abort());
+  await setRole("viewer");
+  const label = await action.textContent();
+  await action.click();
+  const dialog = page.getByRole("dialog");
+  await dialog
+    .getByRole("button", { name: label === "Cancel launch" ? "Cancel launch" : /instance$/ })
+    .click();
+  await expect(dialog.getByRole("alert")).toHaveText("Your role cannot do this. Ask an organization admin.");
+  const [row] = await sql<{ state: string }>("select state from instances where id = $1", [id]);
+  expect(["stopping", "terminating", "cancelled"]).not.toContain(row?.state);
+  const byPerson = await sql(
+    `select 1 from instance_events e join users u on u.id = e.actor_user_id
+     where e.instance_id = $1 and u.email = $2 and e.to_state <> 'requested' and e.to_state <> 'queued'`,
+    [id, person.email],
+  );
+  expect(byPerson).toEqual([]);
+
+  // The launch form posts too: opened as a member, submitted as a viewer, refused, and nothing is created.
+  await setRole("member");
+  await page.goto("/acme-ai/instances/new?instanceType=l40s.1x&region=eu-de-fra1");
+  const name = unique("refused");
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await setRole("viewer");
+  await page.getByRole("button", { name: "Launch", exact: true }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Your role cannot do this" })).toBeVisible();
+  expect(await sql("select id from instances where name = $1", [name])).toEqual([]);
+  await context.close();
 });
 
 test.describe("instances as a viewer", () => {

@@ -7,12 +7,12 @@ import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "./confirm-dialog";
 import type { ActionOutcome, BulkStopResult } from "./types";
 
-type Outcome = {
+export type BulkStopOutcome = {
   stopped: Array<{ id: string; name: string }>;
   failed: Array<{ name: string; message: string }>;
 };
 
-/** "Stop selected": confirms with the names, stops each one, and reports which could not be stopped and why. */
+/** "Stop selected": confirms with the names, then stops each one; the outcome goes to onDone for the report. */
 export function BulkStop({
   org,
   chosen,
@@ -22,14 +22,13 @@ export function BulkStop({
   org: string;
   stopAction: (input: { ids: string[] }) => Promise<ActionOutcome<BulkStopResult>>;
   chosen: Array<{ id: string; name: string }>;
-  onDone: (stoppedIds: string[]) => void;
+  onDone: (outcome: BulkStopOutcome) => void;
 }) {
   const t = useTranslations("Instances");
   const dialogRef = useRef<HTMLDialogElement>(null);
   const queryClient = useQueryClient();
   const [pending, startTransition] = useTransition();
   const [error, setError] = useState<string>();
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
 
   function confirm() {
     const targets = chosen;
@@ -42,54 +41,29 @@ export function BulkStop({
       }
       const data = res.data;
       setError(undefined);
-      setOutcome({
+      dialogRef.current?.close();
+      onDone({
         stopped: data.stopped.map((id) => ({ id, name: nameOf.get(id) ?? id })),
         failed: data.failed.map((f) => ({ name: nameOf.get(f.id) ?? f.id, message: f.message })),
       });
-      dialogRef.current?.close();
-      onDone(data.stopped);
       await queryClient.invalidateQueries({ queryKey: ["instances", org] });
     });
   }
 
   return (
-    <div className="flex flex-col gap-2">
-      <div className="flex items-center gap-3">
-        <Button
-          type="button"
-          variant="secondary"
-          aria-haspopup="dialog"
-          disabled={chosen.length === 0}
-          onClick={() => {
-            setError(undefined);
-            dialogRef.current?.showModal();
-          }}
-        >
-          {t("bulk.stopSelected", { count: chosen.length })}
-        </Button>
-      </div>
-      <div role="status" aria-live="polite" className="text-sm">
-        {outcome && outcome.stopped.length > 0 ? (
-          <p className="text-green-800 dark:text-green-300">
-            {t("bulk.stopped", {
-              count: outcome.stopped.length,
-              names: outcome.stopped.map((s) => s.name).join(", "),
-            })}
-          </p>
-        ) : null}
-        {outcome && outcome.failed.length > 0 ? (
-          <div className="text-red-700 dark:text-red-400">
-            <p>{t("bulk.failed", { count: outcome.failed.length })}</p>
-            <ul className="list-disc pl-5">
-              {outcome.failed.map((f) => (
-                <li key={f.name}>
-                  <span className="font-medium">{f.name}</span>: {f.message}
-                </li>
-              ))}
-            </ul>
-          </div>
-        ) : null}
-      </div>
+    <div>
+      <Button
+        type="button"
+        variant="secondary"
+        aria-haspopup="dialog"
+        disabled={chosen.length === 0}
+        onClick={() => {
+          setError(undefined);
+          dialogRef.current?.showModal();
+        }}
+      >
+        {t("bulk.stopSelected", { count: chosen.length })}
+      </Button>
       <ConfirmDialog
         dialogRef={dialogRef}
         title={t("bulk.confirmTitle", { count: chosen.length })}
@@ -106,6 +80,38 @@ export function BulkStop({
           ))}
         </ul>
       </ConfirmDialog>
+    </div>
+  );
+}
+
+/**
+ * What the last bulk stop did, per instance. Lives outside the table so it stays when the stopped instances
+ * leave a filtered list (or the list becomes empty).
+ */
+export function BulkStopReport({ outcome }: { outcome: BulkStopOutcome | null }) {
+  const t = useTranslations("Instances");
+  return (
+    <div role="status" aria-live="polite" className="text-sm">
+      {outcome && outcome.stopped.length > 0 ? (
+        <p className="text-green-800 dark:text-green-300">
+          {t("bulk.stopped", {
+            count: outcome.stopped.length,
+            names: outcome.stopped.map((s) => s.name).join(", "),
+          })}
+        </p>
+      ) : null}
+      {outcome && outcome.failed.length > 0 ? (
+        <div className="text-red-700 dark:text-red-400">
+          <p>{t("bulk.failed", { count: outcome.failed.length })}</p>
+          <ul className="list-disc pl-5">
+            {outcome.failed.map((f) => (
+              <li key={f.name}>
+                <span className="font-medium">{f.name}</span>: {f.message}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
     </div>
   );
 }

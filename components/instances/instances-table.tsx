@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useFormatter, useTranslations } from "next-intl";
 import { useState } from "react";
-import { BulkStop } from "./bulk-stop";
+import { BulkStop, type BulkStopOutcome, BulkStopReport } from "./bulk-stop";
 import { fetchJson, filterQuery, gpuLabel, instancesApi } from "./labels";
 import { RelativeTime } from "./relative-time";
 import { StateBadge } from "./state-badge";
@@ -41,6 +41,8 @@ export function InstancesTable({
     refetchInterval: 3_000,
   });
   const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [outcome, setOutcome] = useState<BulkStopOutcome | null>(null);
+  const report = canAct ? <BulkStopReport outcome={outcome} /> : null;
   const stoppable = data.items.filter((i) => i.actions.includes("stop"));
   const chosen = stoppable.filter((i) => selected.has(i.id));
   const allChosen = stoppable.length > 0 && chosen.length === stoppable.length;
@@ -57,26 +59,29 @@ export function InstancesTable({
   if (data.items.length === 0) {
     const filtered = Boolean(filter.project || filter.state || filter.region);
     return (
-      <div className="rounded-lg border border-dashed border-slate-300 p-8 text-center dark:border-slate-700">
-        <h2 className="text-lg font-semibold">{filtered ? t("empty.filteredTitle") : t("empty.title")}</h2>
-        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-          {filtered ? t("empty.filteredBody") : t("empty.body")}
-        </p>
-        <div className="mt-4 flex justify-center gap-3 text-sm">
-          {filtered ? (
-            <Link href={`/${org}/instances`} className="text-orange-700 underline dark:text-orange-400">
-              {t("filters.clear")}
-            </Link>
-          ) : (
-            <Link href={`/${org}/catalog`} className="text-orange-700 underline dark:text-orange-400">
-              {t("empty.browseCatalog")}
-            </Link>
-          )}
-          {canAct ? (
-            <Link href={`/${org}/instances/new`} className="text-orange-700 underline dark:text-orange-400">
-              {t("newInstance")}
-            </Link>
-          ) : null}
+      <div className="flex flex-col gap-3">
+        {report}
+        <div className="rounded-lg border border-dashed border-slate-300 p-8 text-center dark:border-slate-700">
+          <h2 className="text-lg font-semibold">{filtered ? t("empty.filteredTitle") : t("empty.title")}</h2>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+            {filtered ? t("empty.filteredBody") : t("empty.body")}
+          </p>
+          <div className="mt-4 flex justify-center gap-3 text-sm">
+            {filtered ? (
+              <Link href={`/${org}/instances`} className="text-orange-700 underline dark:text-orange-400">
+                {t("filters.clear")}
+              </Link>
+            ) : (
+              <Link href={`/${org}/catalog`} className="text-orange-700 underline dark:text-orange-400">
+                {t("empty.browseCatalog")}
+              </Link>
+            )}
+            {canAct ? (
+              <Link href={`/${org}/instances/new`} className="text-orange-700 underline dark:text-orange-400">
+                {t("newInstance")}
+              </Link>
+            ) : null}
+          </div>
         </div>
       </div>
     );
@@ -89,11 +94,14 @@ export function InstancesTable({
           org={org}
           chosen={chosen.map((i) => ({ id: i.id, name: i.name }))}
           stopAction={stopAction}
-          onDone={(stopped) =>
-            setSelected((prev) => new Set([...prev].filter((id) => !stopped.includes(id))))
-          }
+          onDone={(result) => {
+            setOutcome(result);
+            const stopped = new Set(result.stopped.map((r) => r.id));
+            setSelected((prev) => new Set([...prev].filter((id) => !stopped.has(id))));
+          }}
         />
       ) : null}
+      {report}
       {isError ? (
         <p role="alert" className="text-sm text-red-700 dark:text-red-400">
           {t("liveError", { detail: error.message })}

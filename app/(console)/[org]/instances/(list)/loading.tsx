@@ -1,5 +1,10 @@
 import { getTranslations } from "next-intl/server";
 
+/**
+ * Only the list has a loading state (hence the (list) group): a Suspense boundary above the instance page would
+ * start the response before the page knows the instance exists, and another organization's id would then get
+ * the not-found UI with status 200 instead of a 404.
+ */
 export default async function InstancesLoading() {
   const t = await getTranslations("Common");
   return (

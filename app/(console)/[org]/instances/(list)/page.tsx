@@ -6,9 +6,9 @@ import { filterQuery } from "@/components/instances/labels";
 import { listRegions } from "@/lib/catalog";
 import { INSTANCE_STATES, type InstanceState } from "@/lib/provisioning";
 import { listProjects, roleAtLeast } from "@/lib/tenancy";
-import { getOrgPageContext } from "../org-context";
-import { stopInstancesAction } from "./actions";
-import { loadInstanceList } from "./views";
+import { getOrgPageContext } from "../../org-context";
+import { stopInstancesAction } from "../actions";
+import { loadInstanceList } from "../views";
 
 type Search = Record<string, string | string[] | undefined>;
 
