@@ -15,22 +15,10 @@ import type {
   LaunchRegion,
 } from "./launch-options";
 import { LaunchPreview } from "./launch-preview";
+import { OfferingFields } from "./offering-fields";
 import type { ActionOutcome, PricingChoice } from "./types";
 
 type LaunchAction = (prev: ActionOutcome | null, formData: FormData) => Promise<ActionOutcome>;
-
-function offeringLabel(o: LaunchOffering, t: ReturnType<typeof useTranslations>): string {
-  const gpu = o.migProfile
-    ? t("gpu.mig", { model: o.gpuModelName, profile: o.migProfile })
-    : t("gpu.whole", { model: o.gpuModelName, count: o.gpuCount });
-  return t("launch.offeringOption", {
-    id: o.instanceTypeId,
-    gpu,
-    memory: o.gpuMemoryGib,
-    vcpus: o.vcpus,
-    ram: o.ramGib,
-  });
-}
 
 export function LaunchForm({
   org,
@@ -123,43 +111,15 @@ export function LaunchForm({
             </option>
           ))}
         </SelectField>
-        <div className="grid gap-4 sm:grid-cols-2">
-          <SelectField
-            name="region"
-            label={t("launch.region")}
-            value={region}
-            onChange={(e) => changeRegion(e.target.value)}
-            errors={errors?.region}
-          >
-            <option value="">{t("launch.chooseRegion")}</option>
-            {regions.map((r) => (
-              <option key={r.code} value={r.code} disabled={!r.allowed}>
-                {r.allowed
-                  ? t("launch.regionOption", { name: r.name, code: r.code, jurisdiction: r.jurisdiction })
-                  : t("launch.regionOptionBlocked", {
-                      name: r.name,
-                      code: r.code,
-                      jurisdiction: r.jurisdiction,
-                    })}
-              </option>
-            ))}
-          </SelectField>
-          <SelectField
-            name="instanceType"
-            label={t("launch.instanceType")}
-            value={instanceType}
-            onChange={(e) => setInstanceType(e.target.value)}
-            errors={errors?.instanceType}
-            hint={region && inRegion.length === 0 ? t("launch.noOfferings") : undefined}
-          >
-            <option value="">{t("launch.chooseInstanceType")}</option>
-            {inRegion.map((o) => (
-              <option key={o.instanceTypeId} value={o.instanceTypeId}>
-                {offeringLabel(o, t)}
-              </option>
-            ))}
-          </SelectField>
-        </div>
+        <OfferingFields
+          regions={regions}
+          inRegion={inRegion}
+          region={region}
+          instanceType={instanceType}
+          onRegion={changeRegion}
+          onInstanceType={setInstanceType}
+          errors={errors}
+        />
         <RadioGroup
           name="pricingModel"
           legend={t("launch.pricing")}
