@@ -204,7 +204,8 @@ async function spotInterruptions(
   const checked = running.filter((r) => !moved.has(r.id)).map((r) => r.id);
   if (checked.length > 0) {
     await tx.execute(
-      sql`update instances set spot_checked_until = ${now} where id = any(${uuidArray(checked)}) and state = 'running'`,
+      // greatest(): a pass running with an older clock (e.g. a back-fill) must never move a watermark back.
+      sql`update instances set spot_checked_until = greatest(spot_checked_until, ${now}) where id = any(${uuidArray(checked)}) and state = 'running'`,
     );
   }
   return moved.size;

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { systemCtx } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
@@ -232,5 +233,22 @@ describe("placeQueuedInstances", () => {
     const results = await Promise.all([s.tick(), s.tick(), s.tick()]);
     expect(results.reduce((n, r) => n + r.placed, 0)).toBe(4);
     expect(await checkCapacityInvariants(getDb(), { regionCode: s.fleet.region })).toEqual([]);
+  });
+
+  it("never moves a spot instance's interruption watermark back when a pass runs with an older clock", async () => {
+    const s = await setup([{ gpus: 2 }]);
+    const spot = await running(s, { instanceType: "h100.1x", pricingModel: "spot" });
+    await s.reconcile();
+    const read = async () =>
+      (
+        await getDb().execute<{ w: string }>(
+          sql`select spot_checked_until::text as w from instances where id = ${spot}`,
+        )
+      ).rows[0]?.w;
+    const watermark = await read();
+    expect(watermark).toBeTruthy();
+    const older = new Date(s.clock.now().getTime() - 10 * MIN);
+    await reconcileInstances(systemCtx("reconciler", { now: () => older }), { regionCode: s.fleet.region });
+    expect(await read()).toBe(watermark);
   });
 });
