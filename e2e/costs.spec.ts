@@ -182,8 +182,8 @@ test.describe("auto-shutdown", () => {
   test("a member cannot exceed the organization's idle limit at launch", async ({ page, browser }) => {
     await page.goto("/acme-ai/settings/auto-shutdown");
     const form = page.locator("form").filter({ hasText: "Save policy" });
-    await form.getByLabel("Project").selectOption({ label: "All projects" });
-    await form.getByLabel("GPU model").selectOption({ label: "All GPU models" });
+    await form.getByLabel("Project", { exact: true }).selectOption({ label: "All projects" });
+    await form.getByLabel("GPU model", { exact: true }).selectOption({ label: "All GPU models" });
     await form.getByLabel("Idle time at most (minutes)").fill("60");
     await form.getByLabel("Stop after idle for (minutes)").fill("90");
     await page.getByRole("button", { name: "Save policy" }).click();
@@ -221,8 +221,8 @@ test.describe("auto-shutdown", () => {
     test.setTimeout(240_000);
     // Staging only: a one-minute warning so the journey takes a couple of minutes, not ten.
     await page.goto("/acme-ai/settings/auto-shutdown");
-    await page.getByLabel("Project").selectOption({ label: "Staging" });
-    await page.getByLabel("GPU model").selectOption({ label: "All GPU models" });
+    await page.getByLabel("Project", { exact: true }).selectOption({ label: "Staging" });
+    await page.getByLabel("GPU model", { exact: true }).selectOption({ label: "All GPU models" });
     await page.getByLabel("Warn this many minutes before stopping").fill("1");
     await page.getByLabel("Snooze at most (minutes at a time)").fill("30");
     await page.getByRole("button", { name: "Save policy" }).click();
@@ -311,9 +311,16 @@ test.describe("reservations and a new organization", () => {
     await expect(page.getByRole("rowheader", { name: "2 × L4 in eu-es-mad1" })).toBeVisible();
   });
 
-  test("members see no purchase form and a posted purchase is refused", async ({ browser }) => {
+  test("members see no purchase or budget forms and a posted purchase is refused", async ({ browser }) => {
     const member = await newPage(browser, "member");
     try {
+      await member.page.goto("/acme-ai/budgets");
+      await expect(member.page.getByRole("link", { name: "New budget" })).toHaveCount(0);
+      await member.page.goto("/acme-ai/budgets/new");
+      await expect(
+        member.page.getByText("Only admins and owners can create or change budgets."),
+      ).toBeVisible();
+      await expect(member.page.getByRole("button", { name: "Create budget" })).toHaveCount(0);
       await member.page.goto("/acme-ai/usage/reservations");
       await expect(
         member.page.getByText("Only admins and owners can buy reservations.", { exact: false }),

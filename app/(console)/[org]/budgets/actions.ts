@@ -3,10 +3,10 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { costActionError } from "@/components/costs/action-error";
+import { budgetInputFromForm, toBudgetFormErrors } from "@/components/costs/budget-form-data";
 import { requireUserCtx } from "@/lib/auth/session";
 import { createBudget, deleteBudget, updateBudget } from "@/lib/budgets";
 import type { ActionResult } from "@/lib/core";
-import { budgetInputFromForm, toBudgetFormErrors } from "@/components/costs/budget-form-data";
 
 type Prev = ActionResult | null;
 

@@ -6,6 +6,7 @@ import { RangeForm } from "@/components/costs/range-form";
 import { SavingsPanel } from "@/components/costs/savings-panel";
 import { SpendSummary } from "@/components/costs/spend-summary";
 import { TopInstances } from "@/components/costs/top-instances";
+import { daysOf, isoDay, parseUsageSearch } from "@/components/costs/usage-search";
 import { listGpuModels } from "@/lib/catalog";
 import { nowOf } from "@/lib/core";
 import {
@@ -18,7 +19,6 @@ import {
 } from "@/lib/metering";
 import { getOrgPageContext } from "../org-context";
 import { groupLabeller } from "./labels";
-import { daysOf, isoDay, parseUsageSearch } from "@/components/costs/usage-search";
 
 type Search = Record<string, string | string[] | undefined>;
 
