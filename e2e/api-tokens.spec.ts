@@ -1,6 +1,13 @@
 import { expect, test } from "@playwright/test";
 import { as, expectAccessible } from "./support/fixtures";
 
+// Tokyo L4: an offering the other journeys do not count on, so this launch never skews their quota numbers.
+const SPEC = {
+  kind: "notebook",
+  region: "apac-jp-tyo1",
+  instanceType: "l4.1x",
+  image: "pytorch-2.5-cuda12.4",
+};
 const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 
 test.describe("API tokens as a member", () => {
@@ -64,14 +71,7 @@ test.describe("API tokens as a member", () => {
 
     const launched = await api.post("/api/v1/orgs/acme-ai/instances", {
       headers: { "idempotency-key": name },
-      data: {
-        kind: "notebook",
-        name,
-        project: project.slug,
-        region: "apac-jp-tyo1",
-        instanceType: "l4.1x",
-        image: "pytorch-2.5-cuda12.4",
-      },
+      data: { ...SPEC, name, project: project.slug },
     });
     expect(launched.status()).toBe(201);
     const instance = await launched.json();
@@ -112,6 +112,16 @@ test.describe("API tokens as a viewer", () => {
     await expect(page.getByRole("note")).toContainText("Viewers cannot create tokens");
     await expect(page.getByRole("button", { name: "Create token" })).toHaveCount(0);
     await expect(page.getByText("You have no tokens.")).toBeVisible();
+    // The console's own calls to the API still use the session cookie.
+    const me = await page.request.get("/api/v1/me");
+    expect(await me.json()).toMatchObject({ authentication: "session", user: { email: "viewer@acme.test" } });
+    const instances = await page.request.get("/api/v1/orgs/acme-ai/instances");
+    expect(instances.status()).toBe(200);
+    const [project] = (await (await page.request.get("/api/v1/orgs/acme-ai/projects")).json()).items;
+    const launch = await page.request.post("/api/v1/orgs/acme-ai/instances", {
+      data: { ...SPEC, name: unique("viewer"), project: project.slug },
+    });
+    expect(launch.status()).toBe(403);
     await expect(page.getByRole("link", { name: "OpenAPI 3.1 document" })).toHaveAttribute(
       "href",
       "/api/v1/openapi.json",
