@@ -228,7 +228,10 @@ test.describe("instances as a member", () => {
     await page.getByRole("checkbox", { name: `Select ${nameA}` }).check();
     await page.getByRole("checkbox", { name: `Select ${nameB}` }).check();
 
-    // Meanwhile someone else stops b: the bulk stop reports it and still stops a.
+    // Meanwhile someone else stops b, seen by a tab whose live refresh is behind (else b would simply drop
+    // out of the selection): the bulk stop reports b and still stops a.
+    const listApi = (url: URL) => url.pathname === "/api/v1/orgs/acme-ai/instances";
+    await page.route(listApi, (route) => route.abort());
     const other = await newPage(browser, "admin");
     await other.page.goto(`/acme-ai/instances/${b}`);
     await other.page.getByRole("button", { name: "Stop" }).click();
@@ -246,6 +249,7 @@ test.describe("instances as a member", () => {
     await expect(report).toContainText(`Stopping 1 instance: ${nameA}.`);
     await expect(report).toContainText(`1 instance could not be stopped:`);
     await expect(report.getByRole("listitem")).toContainText(nameB);
+    await page.unroute(listApi);
     await expect
       .poll(
         async () =>
