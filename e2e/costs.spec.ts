@@ -236,7 +236,7 @@ test.describe("auto-shutdown", () => {
     await reloadUntil(page, async () => {
       await expect(warning).toBeVisible({ timeout: 1_000 });
     });
-    await expect(warning).toContainText("idle for 5 min under 5 % GPU");
+    await expect(warning).toContainText("idle for 5 min under 5% GPU utilization");
     // Snoozing past the policy is refused at the field (and postpones nothing).
     await warning.getByLabel("Postpone by (minutes)").fill("999");
     await warning.getByRole("button", { name: "Postpone shutdown" }).click();

@@ -11,12 +11,30 @@ import { SnoozeForm } from "./snooze-form";
  */
 export async function ShutdownWarning({ org, instanceId }: { org: string; instanceId: string }) {
   const ctx = await requireUserCtx();
-  const [{ policy, pending }, { role }] = await Promise.all([
+  const [{ policy, pending, settings }, { role }] = await Promise.all([
     autoShutdownStatus(ctx, org, instanceId),
     requireOrgAccess(ctx, org),
   ]);
   if (pending.length === 0) return null;
-  const [t, format, now] = await Promise.all([getTranslations("Costs.shutdown"), getFormatter(), getNow()]);
+  const [t, tn, format, now] = await Promise.all([
+    getTranslations("Costs.shutdown"),
+    getTranslations("CostNotices"),
+    getFormatter(),
+    getNow(),
+  ]);
+  // The rule in the reader's words (the stored reason is the English text of the instance timeline).
+  const ruleText = (p: (typeof pending)[number]) => {
+    if (p.rule === "idle" && settings.idle) {
+      return tn("ruleIdle", { minutes: settings.idle.minutes, pct: settings.idle.utilizationBelowPct });
+    }
+    if (p.rule === "max_runtime" && settings.maxRuntimeMinutes) {
+      return tn("ruleMaxRuntime", { minutes: settings.maxRuntimeMinutes });
+    }
+    if (p.rule === "schedule" && settings.schedule) {
+      return tn("ruleSchedule", { cron: settings.schedule.cron, timeZone: settings.schedule.timeZone });
+    }
+    return p.reason;
+  };
   const first = pending.reduce((a, b) => (b.stopsAt < a.stopsAt ? b : a));
   const canSnooze = pending.every((p) => p.canSnooze) && roleAtLeast(role, "member");
   return (
@@ -37,7 +55,7 @@ export async function ShutdownWarning({ org, instanceId }: { org: string; instan
       <ul className="list-disc pl-5 text-sm">
         {pending.map((p) => (
           <li key={p.warningId}>
-            {t(`rule.${p.rule}`)}: {p.reason}
+            {t(`rule.${p.rule}`)}: {ruleText(p)}
           </li>
         ))}
       </ul>
