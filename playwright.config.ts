@@ -27,7 +27,12 @@ export default defineConfig({
   workers: 2,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
+  reporter: [
+    ["list"],
+    ...(process.env.CI ? [] : [["html", { open: "never" }] as const]),
+    // npm test reads this to print one closing "N passed, N failed" line for the whole run.
+    ...(process.env.FORJA_E2E_JSON ? [["json", { outputFile: process.env.FORJA_E2E_JSON }] as const] : []),
+  ],
   use: {
     baseURL,
     trace: "retain-on-failure",

@@ -4,19 +4,51 @@
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import path from "node:path";
 
 function chromium(): string | null {
   const candidates = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"];
   return candidates.find((p): p is string => Boolean(p) && fs.existsSync(p as string)) ?? null;
 }
 
-function run(label: string, cmd: string, args: string[]): void {
+const resultsDir = path.resolve(".data/test-results");
+fs.rmSync(resultsDir, { recursive: true, force: true });
+fs.mkdirSync(resultsDir, { recursive: true });
+const vitestJson = path.join(resultsDir, "vitest.json");
+const e2eJson = path.join(resultsDir, "playwright.json");
+const tally = { passed: 0, failed: 0, skipped: 0 };
+
+/** Add a runner's JSON report to the tally (vitest: numPassedTests…; Playwright: stats.expected…). */
+function count(file: string): void {
+  if (!fs.existsSync(file)) return;
+  const r = JSON.parse(fs.readFileSync(file, "utf8"));
+  if (typeof r.numPassedTests === "number") {
+    tally.passed += r.numPassedTests;
+    tally.failed += r.numFailedTests;
+    tally.skipped += r.numPendingTests + r.numTodoTests;
+  } else if (r.stats) {
+    tally.passed += r.stats.expected + r.stats.flaky;
+    tally.failed += r.stats.unexpected;
+    tally.skipped += r.stats.skipped;
+  }
+}
+
+function summary(): void {
+  console.log(`\nTotal: ${tally.passed} passed, ${tally.failed} failed, ${tally.skipped} skipped`);
+}
+
+function run(label: string, cmd: string, args: string[], report?: string): void {
   console.log(`\n=== ${label}: ${cmd} ${args.join(" ")}`);
   const started = Date.now();
-  const r = spawnSync(cmd, args, { stdio: "inherit", env: process.env });
+  const r = spawnSync(cmd, args, {
+    stdio: "inherit",
+    env: { ...process.env, ...(report ? { FORJA_E2E_JSON: report } : {}) },
+  });
+  if (report) count(report);
   const secs = ((Date.now() - started) / 1000).toFixed(1);
   if (r.status !== 0) {
     console.error(`\n✗ ${label} failed after ${secs}s`);
+    summary();
     process.exit(r.status ?? 1);
   }
   console.log(`✓ ${label} (${secs}s)`);
@@ -32,5 +64,11 @@ if (!skipE2e && !chromium()) {
 const bin = (name: string) => `node_modules/.bin/${name}`;
 run("typecheck", bin("tsc"), ["--noEmit"]);
 run("lint", bin("biome"), ["check", "."]);
-run("unit + integration (vitest, real PostgreSQL)", bin("vitest"), ["run"]);
-if (!skipE2e) run("browser journeys (Playwright, Chromium)", bin("playwright"), ["test"]);
+run(
+  "unit + integration (vitest, real PostgreSQL)",
+  bin("vitest"),
+  ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`],
+  vitestJson,
+);
+if (!skipE2e) run("browser journeys (Playwright, Chromium)", bin("playwright"), ["test"], e2eJson);
+summary();
