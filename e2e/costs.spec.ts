@@ -63,7 +63,10 @@ test.describe("budgets as the owner of acme-ai", () => {
     await expect(page.getByRole("link", { name })).toHaveCount(0);
   });
 
-  test("set a budget, drive spend past 80 %: the banner shows and the email arrives", async ({ page }) => {
+  test("set a budget, drive spend past 80 %: the banner shows and the email arrives", async ({
+    page,
+    browser,
+  }) => {
     test.setTimeout(180_000);
     const name = unique("E2E cap");
     const finance = `finance-${Date.now().toString(36)}@acme.test`;
@@ -118,6 +121,16 @@ test.describe("budgets as the owner of acme-ai", () => {
     await expectAccessible(page);
     await notice.getByRole("button", { name: /Mark as read/ }).click();
     await expect(notice).not.toContainText("Unread");
+
+    // Another organization's owner gets the 404 page for this budget, not its numbers.
+    const other = await newPage(browser, "other");
+    try {
+      await other.page.goto(new URL(budgetUrl).pathname);
+      await expect(other.page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+      await expect(other.page.getByText(name)).toHaveCount(0);
+    } finally {
+      await other.close();
+    }
 
     // Clean up so the banner does not follow the other journeys around acme-ai.
     await page.goto(budgetUrl);
