@@ -2,7 +2,7 @@
  * For e2e/costs.spec.ts, through the libraries with an injected clock (nothing here writes SQL):
  *   spend <org> <instanceType> <region> <hours>
  *     an on-demand container running for the last <hours> of this month (launch → placed → running), then
- *     the metering pass the worker runs, so the budget sees real spend.
+ *     the metering pass the worker runs, so the budget sees real spend; then it is terminated.
  *   idle-notebook <org> <project>
  *     a notebook with idle shutdown (5 min under 5 % GPU) running for ~10 minutes whose simulated GPUs have
  *     been idle and stay idle for the next minutes (the provider is deterministic per seed: other seeds are
@@ -73,6 +73,8 @@ if (mode === "spend") {
   }
   if (!inst) throw new Error("could not bring an instance to running");
   await meterUsage(systemCtx("metering"), { now: new Date(now) });
+  // Its spend stays in the month; its GPUs go back, so a retried journey is not refused for quota.
+  await terminate({ actor }, org, inst.id);
   const f = await forecastMonthEnd({ actor }, org);
   console.log(JSON.stringify({ instanceId: inst.id, actualUsd: f.actualUsd, forecastUsd: f.forecastUsd }));
 } else if (mode === "idle-notebook") {
