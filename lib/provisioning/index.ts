@@ -60,6 +60,6 @@ export {
   TERMINAL_STATES,
   TRANSITIONS,
 } from "./states";
-export { stop } from "./stop";
+export { stop, stopForPolicy } from "./stop";
 export { cancel, terminate } from "./terminate";
 export type { Instance, InstanceEvent } from "./types";

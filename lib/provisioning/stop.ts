@@ -1,13 +1,46 @@
 import "server-only";
 import { writeAudit } from "@/lib/audit";
 import { type Ctx, InvalidStateError, nowOf } from "@/lib/core";
-import { withTx } from "@/lib/db/client";
+import { type Tx, withTx } from "@/lib/db/client";
 import { requireOrgAccess } from "@/lib/tenancy";
 import { applyTransition } from "./lifecycle";
 import { loadOrgInstance } from "./load";
 import { providerInstanceOf } from "./provider-instance";
 import { getProvider } from "./providers";
 import type { Instance } from "./types";
+
+/**
+ * running → stopping with the provider's graceful-stop delay (the reconciler completes it to stopped), the
+ * reason on the timeline and an audit row, in tx. The one place a stop happens, whoever asks for it.
+ */
+async function stopRunning(
+  tx: Tx,
+  ctx: Ctx,
+  inst: Instance,
+  opts: { reason: string; stateReason?: string; audit?: Record<string, unknown> },
+): Promise<void> {
+  const now = nowOf(ctx);
+  const delay = getProvider().stopDelayMs(await providerInstanceOf(tx, inst));
+  await applyTransition(tx, ctx, {
+    id: inst.id,
+    orgId: inst.orgId,
+    from: "running",
+    to: "stopping",
+    reason: opts.reason,
+    patch: {
+      stateDeadline: new Date(now.getTime() + delay),
+      ...(opts.stateReason ? { stateReason: opts.stateReason } : {}),
+    },
+  });
+  await writeAudit(tx, ctx.actor, {
+    orgId: inst.orgId,
+    action: "instance.stopped",
+    targetType: "instance",
+    targetId: inst.id,
+    data: { name: inst.name, reason: opts.reason, ...(opts.audit ?? {}) },
+    at: now,
+  });
+}
 
 /**
  * Stop a running instance: running → stopping now, → stopped when the provider's graceful-stop delay has
@@ -22,7 +55,6 @@ export async function stop(
 ): Promise<Instance> {
   return withTx(ctx.tx, async (tx) => {
     const c: Ctx = { ...ctx, tx };
-    const now = nowOf(ctx);
     const { org } = await requireOrgAccess(c, orgSlug, "member");
     const inst = await loadOrgInstance(tx, org.id, instanceId, true);
     if (inst.state !== "running") {
@@ -31,23 +63,23 @@ export async function stop(
         to: "stopping",
       });
     }
-    const delay = getProvider().stopDelayMs(await providerInstanceOf(tx, inst));
-    await applyTransition(tx, c, {
-      id: inst.id,
-      orgId: org.id,
-      from: "running",
-      to: "stopping",
-      reason: reason ?? "Stop requested",
-      patch: { stateDeadline: new Date(now.getTime() + delay) },
-    });
-    await writeAudit(tx, c.actor, {
-      orgId: org.id,
-      action: "instance.stopped",
-      targetType: "instance",
-      targetId: inst.id,
-      data: { name: inst.name },
-      at: now,
-    });
+    await stopRunning(tx, c, inst, { reason: reason ?? "Stop requested" });
     return loadOrgInstance(tx, org.id, inst.id);
   });
+}
+
+/**
+ * A stop decided by a rule rather than a person (budget exceeded, auto-shutdown), for system actors in the
+ * worker, which have no role in the organization. Returns the instance as it was, or null when it is no
+ * longer running (someone stopped it first).
+ */
+export async function stopForPolicy(
+  tx: Tx,
+  ctx: Ctx,
+  input: { orgId: string; instanceId: string; reason: string; audit?: Record<string, unknown> },
+): Promise<Instance | null> {
+  const inst = await loadOrgInstance(tx, input.orgId, input.instanceId, true);
+  if (inst.state !== "running") return null;
+  await stopRunning(tx, ctx, inst, { reason: input.reason, stateReason: input.reason, audit: input.audit });
+  return inst;
 }
