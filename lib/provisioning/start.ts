@@ -1,5 +1,6 @@
 import "server-only";
 import { writeAudit } from "@/lib/audit";
+import { assertBudgetAllowsLaunch } from "@/lib/budgets";
 import { type Ctx, InvalidStateError, nowOf } from "@/lib/core";
 import { withTx } from "@/lib/db/client";
 import { requireOrgAccess } from "@/lib/tenancy";
@@ -28,6 +29,8 @@ export async function start(ctx: Ctx, orgSlug: string, instanceId: string): Prom
         },
       );
     }
+    // Starting again is new spend: a used-up budget that blocks launches blocks this too.
+    await assertBudgetAllowsLaunch(tx, org.id, inst.projectId, now);
     await lockQuota(tx, org.id, inst.gpuModelId, inst.regionCode);
     const offering = await loadOffering(tx, inst.instanceTypeId);
     await assertQuota(tx, {

@@ -13,7 +13,7 @@ import {
   scriptedInstance,
   testClock,
 } from "@/lib/metering/__tests__/fixtures";
-import { launch } from "@/lib/provisioning";
+import { launch, start } from "@/lib/provisioning";
 
 let cat: BillingCatalog;
 beforeAll(async () => {
@@ -87,6 +87,20 @@ describe("budget actions at 100 %", () => {
       actionAt100: "block_launches",
     });
     await expect(launch(member, org.slug, spec())).resolves.toBeTruthy();
+  });
+
+  it("block_launches also refuses starting a stopped instance again", async () => {
+    const { org } = await spending();
+    const stopped = await scriptedInstance(org, cat, [
+      ["2030-05-01T00:00:00Z", "provisioning"],
+      ["2030-05-01T00:00:00Z", "running"],
+      ["2030-05-01T01:00:00Z", "stopping"],
+      ["2030-05-01T01:00:00Z", "stopped"],
+    ]);
+    const member = await org.as("member");
+    await createBudget(org.ctx, org.slug, { name: "Cap", amountUsd: 5, actionAt100: "block_launches" });
+    await expect(start(member, org.slug, stopped.id)).rejects.toBeInstanceOf(QuotaExceededError);
+    expect(await stateOf(stopped.id)).toBe("stopped");
   });
 
   it("stop_instances warns, then stops running instances after the grace period with the reason", async () => {
