@@ -148,8 +148,10 @@ test.describe("budgets as the owner of acme-ai", () => {
   }) => {
     seed("spend", "acme-ai", "a100-80gb.4x", "eu-es-mad1", "2");
     await page.goto("/acme-ai/usage");
-    await expect(page.getByText("Forecast to month end")).toBeVisible();
-    await expect(page.getByText("How the forecast is made")).toBeVisible();
+    // Scoped to the main landmark: while the page streams, React keeps a hidden copy of the content outside it.
+    const main = page.getByRole("main");
+    await expect(main.getByText("Forecast to month end")).toBeVisible();
+    await expect(main.getByText("How the forecast is made")).toBeVisible();
     await page.getByLabel("Group by").selectOption("gpu_model");
     await page.getByRole("button", { name: "Apply" }).click();
     await expect(page).toHaveURL(/group=gpu_model/);
@@ -161,7 +163,7 @@ test.describe("budgets as the owner of acme-ai", () => {
       /\/acme-ai\/instances\/[0-9a-f-]{36}$/,
     );
     await expect(page.getByRole("region", { name: /Energy and carbon/ })).toContainText("Estimate");
-    await expect(page.getByText("kWh = measured GPU power × time × region PUE")).toBeVisible();
+    await expect(main.getByText("kWh = measured GPU power × time × region PUE")).toBeVisible();
     await expectAccessible(page);
 
     const downloading = page.waitForEvent("download");
