@@ -77,7 +77,9 @@ test.describe("queue times", () => {
   test.use(as("member"));
 
   test("show wait p50/p95 for a region × GPU model and the current queue depth", async ({ page }) => {
-    await page.goto("/acme-ai/queues");
+    await page.goto("/acme-ai/catalog");
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Queue times" }).click();
+    await expect(page).toHaveURL(/\/acme-ai\/queues/);
     await expect(page.getByRole("heading", { name: "Queue times", level: 1 })).toBeVisible();
     await page.getByRole("combobox", { name: "Region" }).selectOption("eu-es-mad1");
     await page.getByRole("combobox", { name: "GPU model" }).selectOption("l4");
