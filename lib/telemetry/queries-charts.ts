@@ -1,9 +1,10 @@
 import "server-only";
-import { type SQL, sql } from "drizzle-orm";
-import { z } from "zod";
+import { sql } from "drizzle-orm";
+import type { z } from "zod";
 import { type Ctx, nowOf, parseInput, UnauthorizedError } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
-import { ANALYTICS_BIN_SECONDS, CHART_RANGES, type ChartRange, RANGE_SPECS } from "./ranges";
+import { filterOf, queueWaitQuerySchema, waitsCte } from "./queue";
+import { ANALYTICS_BIN_SECONDS, type ChartRange, RANGE_SPECS } from "./ranges";
 import { epochMs, seconds } from "./sql-util";
 
 /**
@@ -11,11 +12,7 @@ import { epochMs, seconds } from "./sql-util";
  * its filters match, so a per-pair view would cost one query per pair; this reads every pair's percentiles in
  * one grouped statement instead.
  */
-export const queueWaitsByOfferingSchema = z.object({
-  regionCode: z.string().trim().min(1).max(64).optional(),
-  gpuModelId: z.string().trim().min(1).max(64).optional(),
-  range: z.enum(CHART_RANGES).default("7d"),
-});
+export const queueWaitsByOfferingSchema = queueWaitQuerySchema;
 export type QueueWaitsByOfferingQuery = z.input<typeof queueWaitsByOfferingSchema>;
 
 export type OfferingWaitPoint = {
@@ -70,18 +67,7 @@ export async function queueWaitsByOffering(
   const onInstance = filterOf(q, "i");
   const onNode = filterOf(q, "n");
   const res = await (ctx.tx ?? getDb()).execute<Row>(sql`
-    with waits as (
-      select e.at as ended_at, extract(epoch from e.at - prev.at)::float8 as wait_s, i.region_code, i.gpu_model_id
-      from instance_events e
-      join instances i on i.id = e.instance_id
-      cross join lateral (
-        select p.at, p.to_state from instance_events p
-        where p.instance_id = e.instance_id and (p.at, p.id) < (e.at, e.id)
-        order by p.at desc, p.id desc limit 1
-      ) prev
-      where e.to_state = 'provisioning' and prev.to_state = 'queued'
-        and e.at > ${from} and e.at <= ${now} and ${onInstance}
-    ),
+    with ${waitsCte(from, now, onInstance)},
     pairs as (
       select n.region_code, n.gpu_model_id from nodes n where ${onNode}
       union
@@ -137,11 +123,3 @@ export async function queueWaitsByOffering(
 }
 
 const tenth = (v: number | string | null) => (v === null ? null : Math.round(Number(v) * 10) / 10);
-
-function filterOf(q: { regionCode?: string; gpuModelId?: string }, alias: "i" | "n"): SQL {
-  const parts: SQL[] = [sql`true`];
-  const a = sql.raw(alias);
-  if (q.regionCode) parts.push(sql`${a}.region_code = ${q.regionCode}`);
-  if (q.gpuModelId) parts.push(sql`${a}.gpu_model_id = ${q.gpuModelId}`);
-  return sql.join(parts, sql` and `);
-}

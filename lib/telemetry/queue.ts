@@ -42,7 +42,7 @@ export type QueueWaitSeries = {
  * Waits are read from the lifecycle events: each queued → provisioning pair is one wait (the event before a
  * "provisioning" event of the same instance must be its "queued" one). Found through the (instance, at) index.
  */
-function waitsCte(from: Date, to: Date, filter: SQL): SQL {
+export function waitsCte(from: Date, to: Date, filter: SQL): SQL {
   return sql`
     waits as (
       select e.at as ended_at, extract(epoch from e.at - prev.at)::float8 as wait_s, i.region_code, i.gpu_model_id
@@ -58,10 +58,12 @@ function waitsCte(from: Date, to: Date, filter: SQL): SQL {
     )`;
 }
 
-function filterOf(q: { regionCode?: string; gpuModelId?: string }): SQL {
+/** Region / GPU model filter on a table alias: "i" (instances, as in waitsCte) or "n" (nodes). */
+export function filterOf(q: { regionCode?: string; gpuModelId?: string }, alias: "i" | "n" = "i"): SQL {
   const parts: SQL[] = [sql`true`];
-  if (q.regionCode) parts.push(sql`i.region_code = ${q.regionCode}`);
-  if (q.gpuModelId) parts.push(sql`i.gpu_model_id = ${q.gpuModelId}`);
+  const a = sql.raw(alias);
+  if (q.regionCode) parts.push(sql`${a}.region_code = ${q.regionCode}`);
+  if (q.gpuModelId) parts.push(sql`${a}.gpu_model_id = ${q.gpuModelId}`);
   return sql.join(parts, sql` and `);
 }
 
