@@ -66,6 +66,8 @@ export default async function globalSetup(config: FullConfig) {
     OIDC_CLIENT_SECRET: oidc.clientSecret,
     OIDC_NAME: "Acme SSO",
     FORJA_E2E: "1",
+    // Every journey signs up from the same loopback address.
+    FORJA_SIGNUP_LIMIT_PER_HOUR: "1000",
     // Simulated provisioning/stop delays ÷ 30, so journeys see queued → running in seconds.
     FORJA_SIM_SPEED: process.env.FORJA_SIM_SPEED ?? "30",
     NEXT_DIST_DIR: E2E_DIST_DIR,

@@ -30,3 +30,13 @@ export const SIGN_IN_LIMITS = {
   perIp: { max: 20, windowSeconds: 300 },
   perEmail: { max: 8, windowSeconds: 300 },
 } satisfies Record<string, Limit>;
+
+/**
+ * Account creation per client IP: sign-up creates an organization each time, so one address may not mint them
+ * in bulk. FORJA_SIGNUP_LIMIT_PER_HOUR overrides the default (the browser tests sign up many times from one
+ * address).
+ */
+export function signUpLimit(): Limit {
+  const max = Number(process.env.FORJA_SIGNUP_LIMIT_PER_HOUR ?? 10);
+  return { max: Number.isFinite(max) && max > 0 ? max : 10, windowSeconds: 3600 };
+}

@@ -7,6 +7,7 @@ import { users } from "@/lib/db/schema";
 import { createOrganizationWithOwner } from "@/lib/tenancy";
 import { AUTH_FIELD_MESSAGES } from "./field-messages";
 import { hashPassword } from "./password";
+import { hitRateLimit, signUpLimit } from "./rate-limit";
 import { type SignUpInput, signUpSchema } from "./schemas";
 
 export async function findUserByEmail(exec: Executor, email: string) {
@@ -21,12 +22,19 @@ export async function getUserById(id: string) {
 
 /**
  * Sign up: a user, their organization (they are its owner) and a default project, in one transaction.
- * A taken email is a field error and nothing is written.
+ * A taken email is a field error and nothing is written. With a client IP (the web form), attempts are
+ * rate-limited per address.
  */
-export async function signUp(ctx: Omit<Ctx, "actor">, raw: SignUpInput | Record<string, unknown>) {
+export async function signUp(
+  ctx: Omit<Ctx, "actor">,
+  raw: SignUpInput | Record<string, unknown>,
+  opts: { clientIp?: string } = {},
+) {
   const input = parseInput(signUpSchema, raw);
-  const passwordHash = await hashPassword(input.password);
   const now = nowOf(ctx);
+  // Counted outside the sign-up transaction so a refused or failed attempt still uses up the window.
+  if (opts.clientIp) await hitRateLimit(getDb(), `signup:ip:${opts.clientIp}`, signUpLimit(), now);
+  const passwordHash = await hashPassword(input.password);
   return withTx(ctx.tx, async (tx) => {
     const [user] = await tx
       .insert(users)

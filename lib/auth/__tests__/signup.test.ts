@@ -63,6 +63,20 @@ describe("signUp", () => {
   });
 });
 
+describe("signUp rate limit", () => {
+  it("allows 10 sign-ups an hour per client IP, refuses the 11th without writing it, and other IPs go on", async () => {
+    const now = () => new Date("2030-03-01T10:00:00Z");
+    const ip = `ip-signup-${Math.random()}`;
+    for (let i = 0; i < 10; i++) await signUp({ now }, good(), { clientIp: ip });
+    const eleventh = good();
+    await expect(signUp({ now }, eleventh, { clientIp: ip })).rejects.toBeInstanceOf(RateLimitedError);
+    expect(await getDb().$count(users, eq(users.email, eleventh.email))).toBe(0);
+    await expect(signUp({ now }, good(), { clientIp: `${ip}-other` })).resolves.toBeTruthy();
+    const nextHour = () => new Date("2030-03-01T11:00:01Z");
+    await expect(signUp({ now: nextHour }, good(), { clientIp: ip })).resolves.toBeTruthy();
+  });
+});
+
 describe("verifyCredentials", () => {
   it("accepts the right password and refuses a wrong one", async () => {
     const input = good();
