@@ -222,8 +222,10 @@ test.describe("instances as a member", () => {
     const nameB = names.find((n) => n.id === b)?.name as string;
 
     await page.goto("/acme-ai/instances?state=running&region=eu-de-fra1");
-    await expect(page.getByLabel("State")).toHaveValue("running");
-    await expect(page.getByLabel("Region")).toHaveValue("eu-de-fra1");
+    // Scoped to the filter form: while a page streams, React keeps a hidden copy of it outside the landmark.
+    const filters = page.getByRole("form", { name: "Filter instances" });
+    await expect(filters.getByLabel("State")).toHaveValue("running");
+    await expect(filters.getByLabel("Region")).toHaveValue("eu-de-fra1");
     await expectAccessible(page);
     await page.getByRole("checkbox", { name: `Select ${nameA}` }).check();
     await page.getByRole("checkbox", { name: `Select ${nameB}` }).check();
@@ -259,11 +261,11 @@ test.describe("instances as a member", () => {
       .toMatch(/stopping|stopped/);
 
     // The filters are in the URL: changing one updates it, a reload keeps them, and they can be cleared.
-    await page.getByLabel("State").selectOption("stopped");
+    await filters.getByLabel("State").selectOption("stopped");
     await expect(page).toHaveURL(/state=stopped/);
     await expect(page).toHaveURL(/region=eu-de-fra1/);
     await page.reload();
-    await expect(page.getByLabel("State")).toHaveValue("stopped");
+    await expect(filters.getByLabel("State")).toHaveValue("stopped");
     await expect(page.getByRole("row", { name: new RegExp(nameB) })).toContainText("Stopped", LIVE);
     await page.getByRole("button", { name: "Clear filters" }).click();
     await expect(page).toHaveURL(/\/acme-ai\/instances$/);
