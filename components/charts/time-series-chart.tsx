@@ -3,6 +3,7 @@
 import { useTranslations } from "next-intl";
 import { type ReactNode, useId, useMemo } from "react";
 import { Area, CartesianGrid, ComposedChart, Legend, Line, Tooltip, XAxis, YAxis } from "recharts";
+import { AXIS_TICK, xAxisLabel, yAxisLabel } from "./axis-style";
 import { ChartEmpty } from "./chart-empty";
 import { ChartSkeleton } from "./chart-skeleton";
 import { ChartSummary } from "./chart-summary";
@@ -77,28 +78,15 @@ export function TimeSeriesChart(props: TimeSeriesChartProps) {
             domain={["dataMin", "dataMax"]}
             tickFormatter={fmt.tick}
             minTickGap={24}
-            tick={{ fontSize: 12, fill: "currentColor" }}
-            label={{
-              value: t("timeAxis", { timeZone: fmt.timeZone }),
-              position: "insideBottom",
-              offset: -12,
-              fontSize: 12,
-              fill: "currentColor",
-            }}
+            tick={AXIS_TICK}
+            label={xAxisLabel(t("timeAxis", { timeZone: fmt.timeZone }))}
           />
           <YAxis
             width="auto"
             domain={props.yDomain ?? [0, "auto"]}
             tickFormatter={(v: number) => fmt.value(v, 0)}
-            tick={{ fontSize: 12, fill: "currentColor" }}
-            label={{
-              value: props.yAxisLabel,
-              angle: -90,
-              position: "insideLeft",
-              fontSize: 12,
-              fill: "currentColor",
-              style: { textAnchor: "middle" },
-            }}
+            tick={AXIS_TICK}
+            label={yAxisLabel(props.yAxisLabel)}
           />
           <Tooltip content={(p) => <ChartTooltip {...p} fmt={fmt} unit={unit} digits={digits} />} />
           <Legend verticalAlign="top" height={28} itemSorter={null} wrapperStyle={{ fontSize: 12 }} />

@@ -3,6 +3,7 @@
 import { useFormatter, useTranslations } from "next-intl";
 import { useId } from "react";
 import { Area, CartesianGrid, ComposedChart, Legend, Line, Tooltip, XAxis, YAxis } from "recharts";
+import { AXIS_TICK, xAxisLabel, yAxisLabel } from "@/components/charts/axis-style";
 import { seriesStyle } from "@/components/charts/palette";
 import type { BudgetPoint } from "./budget-series";
 
@@ -48,27 +49,14 @@ export function BudgetChart({ title, points, currency, summary }: Props) {
           domain={["dataMin", "dataMax"]}
           tickFormatter={day}
           minTickGap={24}
-          tick={{ fontSize: 12, fill: "currentColor" }}
-          label={{
-            value: t("xAxis"),
-            position: "insideBottom",
-            offset: -12,
-            fontSize: 12,
-            fill: "currentColor",
-          }}
+          tick={AXIS_TICK}
+          label={xAxisLabel(t("xAxis"))}
         />
         <YAxis
           width="auto"
           tickFormatter={(v: number) => format.number(v, { maximumFractionDigits: 0 })}
-          tick={{ fontSize: 12, fill: "currentColor" }}
-          label={{
-            value: t("yAxis", { currency }),
-            angle: -90,
-            position: "insideLeft",
-            fontSize: 12,
-            fill: "currentColor",
-            style: { textAnchor: "middle" },
-          }}
+          tick={AXIS_TICK}
+          label={yAxisLabel(t("yAxis", { currency }))}
         />
         <Tooltip
           formatter={(v) => money(typeof v === "number" ? v : null)}

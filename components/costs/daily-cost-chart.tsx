@@ -4,6 +4,7 @@ import { useFormatter, useTranslations } from "next-intl";
 import { useId, useMemo } from "react";
 import { Bar, CartesianGrid, ComposedChart, Legend, Tooltip, XAxis, YAxis } from "recharts";
 import { ChartEmpty } from "@/components/charts";
+import { AXIS_TICK, xAxisLabel, yAxisLabel } from "@/components/charts/axis-style";
 import { seriesStyle } from "@/components/charts/palette";
 
 export type DailyCostGroup = { key: string; label: string; amountUsd: number };
@@ -71,27 +72,14 @@ export function DailyCostChart({ title, days, groups, rows, currency, groupLabel
               dataKey="day"
               tickFormatter={dayLabel}
               minTickGap={16}
-              tick={{ fontSize: 12, fill: "currentColor" }}
-              label={{
-                value: t("xAxis"),
-                position: "insideBottom",
-                offset: -12,
-                fontSize: 12,
-                fill: "currentColor",
-              }}
+              tick={AXIS_TICK}
+              label={xAxisLabel(t("xAxis"))}
             />
             <YAxis
               width="auto"
               tickFormatter={(v: number) => format.number(v, { maximumFractionDigits: 0 })}
-              tick={{ fontSize: 12, fill: "currentColor" }}
-              label={{
-                value: t("yAxis", { currency }),
-                angle: -90,
-                position: "insideLeft",
-                fontSize: 12,
-                fill: "currentColor",
-                style: { textAnchor: "middle" },
-              }}
+              tick={AXIS_TICK}
+              label={yAxisLabel(t("yAxis", { currency }))}
             />
             <Tooltip
               formatter={(v) => money(Number(v))}
