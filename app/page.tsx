@@ -1,6 +1,6 @@
 import { redirect } from "next/navigation";
+import { listMyOrganizations } from "@/lib/access";
 import { getActor } from "@/lib/auth/session";
-import { listMyOrganizations } from "@/lib/tenancy";
 
 export const dynamic = "force-dynamic";
 

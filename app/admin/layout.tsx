@@ -3,7 +3,7 @@ import { getTranslations } from "next-intl/server";
 import type { ReactNode } from "react";
 import { AdminNav } from "@/components/admin/admin-nav";
 import { UserMenu } from "@/components/shell/user-menu";
-import { listMyOrganizations } from "@/lib/tenancy";
+import { listMyOrganizations } from "@/lib/access";
 import { getAdminContext } from "./admin-context";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 import { getFormatter, getNow, getTranslations } from "next-intl/server";
+import { requireOrgAccess, roleAtLeast } from "@/lib/access";
 import { requireUserCtx } from "@/lib/auth/session";
 import { autoShutdownStatus } from "@/lib/autoshutdown";
-import { requireOrgAccess, roleAtLeast } from "@/lib/tenancy";
 import { snoozeShutdownAction } from "./shutdown-actions";
 import { SnoozeForm } from "./snooze-form";
 

@@ -2,7 +2,7 @@
 
 import { useFormatter, useTranslations } from "next-intl";
 import { Button } from "@/components/ui/button";
-import type { OrgRole } from "@/lib/tenancy/roles";
+import type { OrgRole } from "@/lib/access";
 import { ConfirmAction } from "./confirm-action";
 import { type FormAction, useActionForm } from "./use-action-form";
 

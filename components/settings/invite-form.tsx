@@ -4,7 +4,7 @@ import { useTranslations } from "next-intl";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
-import type { OrgRole } from "@/lib/tenancy/roles";
+import type { OrgRole } from "@/lib/access";
 import { type FormAction, useActionForm } from "./use-action-form";
 
 export function InviteForm({ roles, action }: { roles: OrgRole[]; action: FormAction }) {

@@ -2,7 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import { Button } from "@/components/ui/button";
-import type { OrgRole } from "@/lib/tenancy/roles";
+import type { OrgRole } from "@/lib/access";
 import { type FormAction, useActionForm } from "./use-action-form";
 
 /** A member's role as a select with an explicit save, so moving through options never changes anything. */

@@ -1,11 +1,11 @@
 import "server-only";
 import { and, count, desc, eq } from "drizzle-orm";
 import { z } from "zod";
+import { requireOperator } from "@/lib/access";
 import { type Paged, paged, pageParam } from "@/lib/audit";
 import { type Ctx, NotFoundError } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { organizations, outbox, outboxStatus } from "@/lib/db/schema";
-import { requireOperator } from "@/lib/tenancy";
 
 export const OUTBOX_PAGE_SIZE = 50;
 export const OUTBOX_STATUSES = outboxStatus.enumValues;

@@ -1,9 +1,9 @@
 import "server-only";
 import { sql } from "drizzle-orm";
+import { requireOperator } from "@/lib/access";
 import type { Ctx } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { gpuAllocations, nodes, organizations, outbox, regions, users } from "@/lib/db/schema";
-import { requireOperator } from "@/lib/tenancy";
 
 export type PlatformOverview = {
   organizations: number;

@@ -1,7 +1,7 @@
 import "server-only";
+import { listMyOrganizations, type OrgRole } from "@/lib/access";
 import { getUserById } from "@/lib/auth";
 import { type Ctx, UnauthorizedError } from "@/lib/core";
-import { listMyOrganizations, type OrgRole } from "@/lib/tenancy";
 
 export type Me = {
   user: { id: string; email: string; name: string };

@@ -1,10 +1,10 @@
 import "server-only";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { requireOrgAccess } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { type Ctx, NotFoundError, nowOf, parseInput, ValidationError } from "@/lib/core";
 import { type Executor, getDb, withTx } from "@/lib/db/client";
 import { autoShutdownPolicies, gpuModels, projects } from "@/lib/db/schema";
-import { requireOrgAccess } from "@/lib/tenancy";
 import { type PolicyInput, policySchema } from "./schemas";
 
 export type AutoShutdownPolicy = typeof autoShutdownPolicies.$inferSelect;

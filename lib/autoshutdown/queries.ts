@@ -1,9 +1,9 @@
 import "server-only";
 import { and, desc, eq } from "drizzle-orm";
+import { requireOrgAccess } from "@/lib/access";
 import { type Ctx, NotFoundError, nowOf } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { type AutoShutdown, instances, shutdownWarnings } from "@/lib/db/schema";
-import { requireOrgAccess } from "@/lib/tenancy";
 import { type EffectivePolicy, resolvePolicy } from "./policies";
 import { withDefaults } from "./validate";
 

@@ -1,10 +1,10 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
+import { requireOrgAccess } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { type Ctx, NotFoundError, nowOf } from "@/lib/core";
 import { withTx } from "@/lib/db/client";
 import { type AutoShutdown, instanceEvents, instances } from "@/lib/db/schema";
-import { requireOrgAccess } from "@/lib/tenancy";
 import { validateAutoShutdown } from "./validate";
 
 function describe(s: AutoShutdown): string {

@@ -1,5 +1,6 @@
 import "server-only";
 import { and, eq, isNull } from "drizzle-orm";
+import { requireOrgAccess } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import {
   type Ctx,
@@ -12,7 +13,6 @@ import {
 } from "@/lib/core";
 import { withTx } from "@/lib/db/client";
 import { instanceEvents, instances, shutdownWarnings } from "@/lib/db/schema";
-import { requireOrgAccess } from "@/lib/tenancy";
 import { resolvePolicy } from "./policies";
 import { type SnoozeInput, snoozeSchema } from "./schemas";
 

@@ -1,8 +1,8 @@
 import "server-only";
+import { type OrgRole, roleAtLeast } from "@/lib/access";
 import { type FieldErrors, ValidationError } from "@/lib/core";
 import type { Executor } from "@/lib/db/client";
 import type { AutoShutdown } from "@/lib/db/schema";
-import { type OrgRole, roleAtLeast } from "@/lib/tenancy";
 import { type EffectivePolicy, NOTEBOOK_IDLE_MINUTES, resolvePolicy } from "./policies";
 
 /** Settings as a launch or an edit gives them: a rule left out takes the default, null switches it off. */

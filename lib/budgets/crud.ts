@@ -1,10 +1,10 @@
 import "server-only";
 import { and, asc, eq, inArray } from "drizzle-orm";
+import { requireOrgAccess } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { type Ctx, NotFoundError, nowOf, parseInput, ValidationError } from "@/lib/core";
 import { type Tx, withTx } from "@/lib/db/client";
 import { budgets, DEFAULT_BUDGET_THRESHOLDS, memberships, projects } from "@/lib/db/schema";
-import { requireOrgAccess } from "@/lib/tenancy";
 import { type BudgetInput, type BudgetValues, budgetSchema } from "./schemas";
 
 export type Budget = typeof budgets.$inferSelect;

@@ -1,9 +1,9 @@
 import "server-only";
 import { and, desc, eq, inArray, isNull, or } from "drizzle-orm";
+import { requireOrgAccess } from "@/lib/access";
 import { type Ctx, nowOf } from "@/lib/core";
 import { type Executor, getDb } from "@/lib/db/client";
 import { notifications } from "@/lib/db/schema";
-import { requireOrgAccess } from "@/lib/tenancy";
 
 export type Notification = typeof notifications.$inferSelect;
 export type NotificationSeverity = "info" | "warning" | "critical";

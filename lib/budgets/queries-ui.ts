@@ -1,9 +1,9 @@
 import "server-only";
 import { and, count, eq, isNull, or } from "drizzle-orm";
+import { requireOrgAccess } from "@/lib/access";
 import type { Ctx } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { notifications } from "@/lib/db/schema";
-import { requireOrgAccess } from "@/lib/tenancy";
 
 /**
  * How many of the organization's notifications the signed-in user has not read (theirs and the

@@ -1,10 +1,10 @@
 import "server-only";
 import { and, desc, eq } from "drizzle-orm";
+import { requireOrgAccess } from "@/lib/access";
 import { type Ctx, nowOf } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { budgetAlerts, budgets, projects } from "@/lib/db/schema";
 import { type Forecast, forecastOf, monthOf, projectSpend } from "@/lib/metering";
-import { requireOrgAccess } from "@/lib/tenancy";
 import type { Budget } from "./crud";
 import { effectiveThresholds, scopedSpend } from "./evaluate";
 

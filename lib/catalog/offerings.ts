@@ -1,8 +1,8 @@
 import "server-only";
 import { sql } from "drizzle-orm";
+import { requireOrgAccess } from "@/lib/access";
 import { type Ctx, NotFoundError, nowOf, parseInput } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
-import { requireOrgAccess } from "@/lib/tenancy";
 import { countQuery, filterTerms, offeringsCte, pageQuery } from "./offerings-sql";
 import {
   type CatalogFilterInput,

@@ -1,9 +1,9 @@
 import "server-only";
 import { and, eq, or } from "drizzle-orm";
+import { type OrgAccess, type OrgRole, requireOrgAccess } from "@/lib/access";
 import { type Ctx, NotFoundError } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { projects } from "@/lib/db/schema";
-import { type OrgAccess, type OrgRole, requireOrgAccess } from "@/lib/tenancy";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

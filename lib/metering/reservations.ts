@@ -1,11 +1,11 @@
 import "server-only";
 import { eq } from "drizzle-orm";
+import { requireOrgAccess } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { priceAt } from "@/lib/catalog";
 import { type Ctx, nowOf, parseInput, ValidationError } from "@/lib/core";
 import { type Executor, getDb, withTx } from "@/lib/db/client";
 import { gpuModels, regions, reservations } from "@/lib/db/schema";
-import { requireOrgAccess } from "@/lib/tenancy";
 import { reservationRate, unitInstanceType } from "./reservation-rate";
 import { type ReservationInput, reservationSchema } from "./schemas";
 

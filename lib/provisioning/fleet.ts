@@ -1,10 +1,10 @@
 import "server-only";
 import { and, eq, inArray } from "drizzle-orm";
+import { requireOperator } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { type Ctx, NotFoundError, nowOf } from "@/lib/core";
 import { withTx } from "@/lib/db/client";
 import { instances, nodes } from "@/lib/db/schema";
-import { requireOperator } from "@/lib/tenancy";
 import { applyTransitions } from "./lifecycle";
 import { lockRegionPlacement } from "./scheduler";
 import { CAPACITY_STATES, type InstanceState } from "./states";

@@ -1,6 +1,7 @@
 import "server-only";
 import { randomInt } from "node:crypto";
 import { and, eq } from "drizzle-orm";
+import { requireOrgAccess, roleAtLeast } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { validateAutoShutdown } from "@/lib/autoshutdown";
 import { assertBudgetAllowsLaunch } from "@/lib/budgets";
@@ -15,7 +16,6 @@ import {
 } from "@/lib/core";
 import { withTx } from "@/lib/db/client";
 import { images, instances, projects, regions } from "@/lib/db/schema";
-import { requireOrgAccess, roleAtLeast } from "@/lib/tenancy";
 import { acceleratorOfVendor } from "./images";
 import { applyTransition, recordCreated } from "./lifecycle";
 import { currentPrice, loadOffering, type PricingModelDb } from "./offerings";

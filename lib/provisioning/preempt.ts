@@ -1,9 +1,9 @@
 import "server-only";
 import { eq } from "drizzle-orm";
+import { requireOperator } from "@/lib/access";
 import { type Ctx, InvalidStateError, NotFoundError, nowOf } from "@/lib/core";
 import { withTx } from "@/lib/db/client";
 import { instances } from "@/lib/db/schema";
-import { requireOperator } from "@/lib/tenancy";
 import { applyTransition } from "./lifecycle";
 import { SPOT_NOTICE_MS } from "./scheduler";
 

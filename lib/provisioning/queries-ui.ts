@@ -1,10 +1,10 @@
 import "server-only";
 import { sql } from "drizzle-orm";
+import { requireOrgAccess } from "@/lib/access";
 import { priceAt } from "@/lib/catalog";
 import { type Ctx, nowOf } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { COMPUTE_STATES } from "@/lib/metering";
-import { requireOrgAccess } from "@/lib/tenancy";
 import { type ImageSummary, listImages } from "./images";
 import { textArray, uuidArray } from "./sql";
 

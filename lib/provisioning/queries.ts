@@ -1,9 +1,9 @@
 import "server-only";
 import { and, asc, count, desc, eq, type SQL } from "drizzle-orm";
+import { requireOrgAccess } from "@/lib/access";
 import { type Ctx, parseInput } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { instanceEvents, instances, nodes, projects } from "@/lib/db/schema";
-import { requireOrgAccess } from "@/lib/tenancy";
 import { loadOrgInstance } from "./load";
 import { type ListInstancesFilter, listInstancesSchema } from "./schemas";
 import type { Instance, InstanceEvent } from "./types";

@@ -1,8 +1,8 @@
 import "server-only";
 import { sql } from "drizzle-orm";
+import { requireOrgAccess } from "@/lib/access";
 import { type Ctx, NotFoundError, nowOf } from "@/lib/core";
 import { type Executor, getDb } from "@/lib/db/client";
-import { requireOrgAccess } from "@/lib/tenancy";
 import { type Alternative, alternativesFor } from "./alternatives";
 import { type EtaRequest, replayStart } from "./eta";
 import { loadRegionHolders, loadRegionNodes } from "./fleet-state";

@@ -1,8 +1,8 @@
 import "server-only";
 import { sql } from "drizzle-orm";
+import { requireOrgAccess } from "@/lib/access";
 import { type Ctx, QuotaExceededError } from "@/lib/core";
 import { type Executor, getDb, type Tx } from "@/lib/db/client";
-import { requireOrgAccess } from "@/lib/tenancy";
 import { advisoryXactLock, textArray } from "./sql";
 import { QUOTA_STATES, SLICES_PER_GPU } from "./states";
 

@@ -1,9 +1,9 @@
 import "server-only";
+import { requireOrgAccess } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { assertBudgetAllowsLaunch } from "@/lib/budgets";
 import { type Ctx, InvalidStateError, nowOf } from "@/lib/core";
 import { withTx } from "@/lib/db/client";
-import { requireOrgAccess } from "@/lib/tenancy";
 import { applyTransition } from "./lifecycle";
 import { loadOrgInstance } from "./load";
 import { loadOffering } from "./offerings";

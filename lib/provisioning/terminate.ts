@@ -1,8 +1,8 @@
 import "server-only";
+import { requireOrgAccess } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { type Ctx, InvalidStateError, nowOf } from "@/lib/core";
 import { withTx } from "@/lib/db/client";
-import { requireOrgAccess } from "@/lib/tenancy";
 import { applyTransition } from "./lifecycle";
 import { loadOrgInstance } from "./load";
 import { providerInstanceOf } from "./provider-instance";

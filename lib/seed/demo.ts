@@ -1,8 +1,8 @@
 import "server-only";
+import type { OrgRole } from "@/lib/access";
 import { hashPassword } from "@/lib/auth";
 import type { Tx } from "@/lib/db/client";
 import { memberships, projects, users } from "@/lib/db/schema";
-import type { OrgRole } from "@/lib/tenancy";
 import { createOrganizationWithOwner } from "@/lib/tenancy";
 
 export type DemoUser = { email: string; password: string; name: string };

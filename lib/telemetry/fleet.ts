@@ -1,9 +1,9 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
+import { requireOperator } from "@/lib/access";
 import { type Ctx, nowOf, parseInput } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
-import { requireOperator } from "@/lib/tenancy";
 import { ANALYTICS_BIN_SECONDS, CHART_RANGES, type ChartRange, RANGE_SPECS } from "./ranges";
 import { epochMs, seconds } from "./sql-util";
 

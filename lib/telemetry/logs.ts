@@ -1,10 +1,10 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
+import { requireOrgAccess } from "@/lib/access";
 import { type Ctx, NotFoundError, nowOf, parseInput } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import type { Provider } from "@/lib/provisioning";
-import { requireOrgAccess } from "@/lib/tenancy";
 import { METRIC_STATES } from "./ingest";
 import { defaultProvider } from "./provider";
 import { loadProviderInstances } from "./provider-instances";

@@ -1,9 +1,9 @@
 import "server-only";
 import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
+import { requireOrgAccess } from "@/lib/access";
 import { type Ctx, NotFoundError, nowOf, parseInput } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
-import { requireOrgAccess } from "@/lib/tenancy";
 import { loadProviderInstances } from "./provider-instances";
 import { CHART_RANGES, type ChartRange, RANGE_SPECS } from "./ranges";
 import { epochMs, seconds, UUID_RE } from "./sql-util";

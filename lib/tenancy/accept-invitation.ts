@@ -1,12 +1,12 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
+import type { OrgRole } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { type Ctx, NotFoundError, nowOf, UnauthorizedError, type UserActor } from "@/lib/core";
 import { getDb, type Tx, withTx } from "@/lib/db/client";
 import { invitations, memberships, organizations, users } from "@/lib/db/schema";
 import { forbidden, invalidState } from "./errors";
 import { hashInvitationToken } from "./invitations";
-import type { OrgRole } from "./roles";
 
 export type InvitationStatus = "pending" | "expired" | "revoked" | "accepted";
 

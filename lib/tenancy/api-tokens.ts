@@ -2,13 +2,12 @@ import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
+import { requireOrgAccess, roleAtLeast } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { type Ctx, NotFoundError, nowOf, parseInput, UnauthorizedError, type UserActor } from "@/lib/core";
 import { type Executor, getDb, withTx } from "@/lib/db/client";
 import { apiTokens, memberships, users } from "@/lib/db/schema";
-import { requireOrgAccess } from "./access";
 import { invalidState } from "./errors";
-import { roleAtLeast } from "./roles";
 
 /**
  * API tokens for automation (CI, notebooks, IaC): a token acts as its user, in one organization, with the user's

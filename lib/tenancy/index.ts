@@ -6,13 +6,6 @@ export {
   type InvitationView,
 } from "./accept-invitation";
 export {
-  listMyOrganizations,
-  type OrgAccess,
-  type OrgSummary,
-  requireOperator,
-  requireOrgAccess,
-} from "./access";
-export {
   API_TOKEN_EXPIRY_DAYS,
   API_TOKEN_FIELD_MESSAGES,
   type ApiTokenView,
@@ -36,7 +29,6 @@ export {
 export { changeMemberRole, leaveOrganization, listMembers, type Member, removeMember } from "./members";
 export { createOrganizationWithOwner, slugify } from "./organizations";
 export { createProject, listProjects, type Project, updateProject } from "./projects";
-export { ORG_ROLES, type OrgRole, roleAtLeast } from "./roles";
 export {
   ASSIGNABLE_ROLES,
   changeRoleSchema,

@@ -1,7 +1,7 @@
 import { defaultLocale, isLocale, type Locale } from "@/i18n/config";
+import type { OrgRole } from "@/lib/access";
 import { type EmailMessage, renderEmail } from "@/lib/notify";
 import { messagesFor } from "@/messages";
-import type { OrgRole } from "./roles";
 
 export type InvitationEmailInput = {
   to: string;

@@ -1,12 +1,12 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import { requireOrgAccess } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { type Ctx, NotFoundError, nowOf, parseInput, ValidationError } from "@/lib/core";
 import { getDb, type Tx, withTx } from "@/lib/db/client";
 import { invitations, memberships, users } from "@/lib/db/schema";
 import { enqueueEmail } from "@/lib/notify";
-import { requireOrgAccess } from "./access";
 import { forbidden, invalidState } from "./errors";
 import { TENANCY_FIELD_MESSAGES } from "./field-messages";
 import { invitationEmail } from "./invitation-email";

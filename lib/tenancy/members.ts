@@ -1,12 +1,11 @@
 import "server-only";
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
+import { type OrgRole, requireOrgAccess, roleAtLeast } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { type Ctx, NotFoundError, nowOf, parseInput } from "@/lib/core";
 import { getDb, type Tx, withTx } from "@/lib/db/client";
 import { apiTokens, memberships, users } from "@/lib/db/schema";
-import { requireOrgAccess } from "./access";
 import { conflict, forbidden } from "./errors";
-import { type OrgRole, roleAtLeast } from "./roles";
 import { changeRoleSchema, memberIdSchema } from "./schemas";
 
 export type Member = { userId: string; name: string; email: string; role: OrgRole; joinedAt: Date };

@@ -1,10 +1,10 @@
 import "server-only";
 import { and, asc, eq } from "drizzle-orm";
+import { requireOrgAccess } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { type Ctx, NotFoundError, nowOf, parseInput, ValidationError } from "@/lib/core";
 import { getDb, withTx } from "@/lib/db/client";
 import { projects } from "@/lib/db/schema";
-import { requireOrgAccess } from "./access";
 import { TENANCY_FIELD_MESSAGES } from "./field-messages";
 import { slugify } from "./organizations";
 import {

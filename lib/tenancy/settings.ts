@@ -1,10 +1,10 @@
 import "server-only";
 import { asc, eq, sql } from "drizzle-orm";
+import { requireOrgAccess } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { type Ctx, nowOf, parseInput, ValidationError } from "@/lib/core";
 import { type Executor, getDb, withTx } from "@/lib/db/client";
 import { organizations, regions } from "@/lib/db/schema";
-import { requireOrgAccess } from "./access";
 import { TENANCY_FIELD_MESSAGES } from "./field-messages";
 import { dataResidencySchema, renameOrganizationSchema } from "./schemas";
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { AppShell } from "@/components/shell/app-shell";
-import { listMyOrganizations } from "@/lib/tenancy";
+import { listMyOrganizations } from "@/lib/access";
 import { getOrgPageContext } from "./org-context";
 
 export const dynamic = "force-dynamic";

@@ -1,9 +1,9 @@
 import "server-only";
 import { notFound } from "next/navigation";
 import { cache } from "react";
+import { type OrgRole, requireOrgAccess } from "@/lib/access";
 import { requireUserCtx } from "@/lib/auth/session";
 import { NotFoundError } from "@/lib/core";
-import { type OrgRole, requireOrgAccess } from "@/lib/tenancy";
 
 /**
  * For pages under /[org]: the signed-in actor and their access to the organization. Another organization's

@@ -1,8 +1,9 @@
 import Link from "next/link";
 import { getFormatter, getTranslations } from "next-intl/server";
 import type { ReactNode } from "react";
+import { listMyOrganizations } from "@/lib/access";
 import { getActor } from "@/lib/auth/session";
-import { findInvitationByToken, listMyOrganizations } from "@/lib/tenancy";
+import { findInvitationByToken } from "@/lib/tenancy";
 import { AcceptForm } from "./accept-form";
 import { acceptInvitationAction, joinWithInvitationAction } from "./actions";
 import { JoinForm } from "./join-form";

@@ -1,9 +1,10 @@
 import { z } from "zod";
 import "zod-openapi";
+import { ORG_ROLES } from "@/lib/access";
 import { CATALOG_SORTS, GPU_COUNT_OPTIONS, PRICING_MODELS } from "@/lib/catalog";
 import { INSTANCE_STATES } from "@/lib/provisioning";
 import { CHART_METRICS, CHART_RANGES } from "@/lib/telemetry";
-import { ORG_ROLES, PROJECT_ENVIRONMENTS } from "@/lib/tenancy";
+import { PROJECT_ENVIRONMENTS } from "@/lib/tenancy";
 
 /**
  * What the API answers, as zod schemas for the OpenAPI document. The request schemas come from the libraries;

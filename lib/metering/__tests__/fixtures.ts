@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
+import type { OrgRole } from "@/lib/access";
 import type { Ctx, UserActor } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import {
@@ -17,7 +18,6 @@ import {
   users,
 } from "@/lib/db/schema";
 import { seedImages } from "@/lib/provisioning";
-import type { OrgRole } from "@/lib/tenancy";
 import { newTenant } from "@/test/factories";
 
 /** A settable clock: tests move time instead of sleeping. */

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
+import type { OrgRole } from "@/lib/access";
 import type { Ctx, UserActor } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { memberships, nodeGpus, nodes, quotas, regions, users } from "@/lib/db/schema";
 import { seedImages } from "@/lib/provisioning/images";
 import { ensureCatalogSeeded } from "@/lib/seed/catalog";
-import type { OrgRole } from "@/lib/tenancy";
 import { newTenant } from "@/test/factories";
 
 /** A settable clock: tests move time forward instead of sleeping. */

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { requireOrgAccess } from "@/lib/access";
 import {
   ForbiddenError,
   InvalidStateError,
@@ -15,7 +16,6 @@ import {
   authenticateApiToken,
   createApiToken,
   listApiTokens,
-  requireOrgAccess,
   revokeApiToken,
 } from "@/lib/tenancy";
 import { allCatalogs } from "@/messages";

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
+import type { OrgRole } from "@/lib/access";
 import type { Ctx, UserActor } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { auditLog, invitations, memberships, outbox, users } from "@/lib/db/schema";
-import type { OrgRole } from "@/lib/tenancy";
 import { uniqueEmail } from "@/test/factories";
 
 /** A user (no password, no organization of their own) and their actor context. */

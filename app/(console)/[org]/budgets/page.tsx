@@ -1,8 +1,8 @@
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { BudgetsTable } from "@/components/costs/budgets-table";
+import { roleAtLeast } from "@/lib/access";
 import { listBudgets } from "@/lib/budgets";
-import { roleAtLeast } from "@/lib/tenancy";
 import { getOrgPageContext } from "../org-context";
 
 export default async function BudgetsPage({ params }: { params: Promise<{ org: string }> }) {

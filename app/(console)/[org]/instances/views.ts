@@ -6,6 +6,7 @@ import type {
   InstanceRowView,
   QueueView,
 } from "@/components/instances/types";
+import { type OrgRole, requireOrgAccess, roleAtLeast } from "@/lib/access";
 import { listGpuModels } from "@/lib/catalog";
 import { type Ctx, nowOf } from "@/lib/core";
 import {
@@ -19,7 +20,6 @@ import {
   queueInsight,
 } from "@/lib/provisioning";
 import { type CostEstimate, estimateInstanceCosts } from "@/lib/provisioning/queries-ui";
-import { type OrgRole, requireOrgAccess, roleAtLeast } from "@/lib/tenancy";
 
 /**
  * The instance views' JSON, shared by the pages' first render and the route handlers React Query polls, so both

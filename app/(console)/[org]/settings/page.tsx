@@ -2,7 +2,8 @@ import { getTranslations } from "next-intl/server";
 import { LeaveOrganization } from "@/components/settings/leave-organization";
 import { OrganizationNameForm } from "@/components/settings/organization-name-form";
 import { ResidencyForm } from "@/components/settings/residency-form";
-import { getOrganizationSettings, roleAtLeast } from "@/lib/tenancy";
+import { roleAtLeast } from "@/lib/access";
+import { getOrganizationSettings } from "@/lib/tenancy";
 import { getOrgPageContext } from "../org-context";
 import { leaveOrganizationAction, renameOrganizationAction, setDataResidencyAction } from "./actions";
 

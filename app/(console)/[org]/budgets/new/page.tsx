@@ -1,8 +1,8 @@
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { BudgetForm } from "@/components/costs/budget-form";
+import { roleAtLeast } from "@/lib/access";
 import { DEFAULT_BUDGET_THRESHOLDS } from "@/lib/db/schema";
-import { roleAtLeast } from "@/lib/tenancy";
 import { getOrgPageContext } from "../../org-context";
 import { createBudgetAction } from "../actions";
 import { budgetFormOptions } from "../form-options";

@@ -2,7 +2,7 @@ import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { LaunchForm } from "@/components/instances/launch-form";
 import type { LaunchDefaults } from "@/components/instances/launch-options";
-import { roleAtLeast } from "@/lib/tenancy";
+import { roleAtLeast } from "@/lib/access";
 import { getOrgPageContext } from "../../org-context";
 import { launchInstanceAction } from "./actions";
 import { loadLaunchOptions } from "./options";

@@ -2,9 +2,10 @@ import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { PolicyForm, type PolicyFormValues } from "@/components/costs/policy-form";
 import { PolicyTable } from "@/components/costs/policy-table";
+import { roleAtLeast } from "@/lib/access";
 import { BUILT_IN_POLICY, listAutoShutdownPolicies, NOTEBOOK_IDLE_MINUTES } from "@/lib/autoshutdown";
 import { listGpuModels } from "@/lib/catalog";
-import { listProjects, roleAtLeast } from "@/lib/tenancy";
+import { listProjects } from "@/lib/tenancy";
 import { getOrgPageContext } from "../../org-context";
 import { deletePolicyAction, savePolicyAction } from "./actions";
 

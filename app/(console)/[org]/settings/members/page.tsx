@@ -3,7 +3,8 @@ import { InvitationsList } from "@/components/settings/invitations-list";
 import { InviteForm } from "@/components/settings/invite-form";
 import { RemoveMember } from "@/components/settings/remove-member";
 import { RoleForm } from "@/components/settings/role-form";
-import { listInvitations, listMembers, type OrgRole, roleAtLeast } from "@/lib/tenancy";
+import { type OrgRole, roleAtLeast } from "@/lib/access";
+import { listInvitations, listMembers } from "@/lib/tenancy";
 import { getOrgPageContext } from "../../org-context";
 import {
   changeRoleAction,

@@ -1,7 +1,8 @@
 import { getFormatter, getTranslations } from "next-intl/server";
 import { EditProject } from "@/components/settings/edit-project";
 import { ProjectForm } from "@/components/settings/project-form";
-import { listProjects, roleAtLeast } from "@/lib/tenancy";
+import { roleAtLeast } from "@/lib/access";
+import { listProjects } from "@/lib/tenancy";
 import { getOrgPageContext } from "../../org-context";
 import { createProjectAction, updateProjectAction } from "./actions";
 

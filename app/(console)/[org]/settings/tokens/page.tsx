@@ -3,7 +3,8 @@ import { getTranslations } from "next-intl/server";
 import { CreateTokenForm } from "@/components/api/create-token-form";
 import { CurlExample, curlLaunch, curlList } from "@/components/api/curl-example";
 import { TokensTable } from "@/components/api/tokens-table";
-import { API_TOKEN_EXPIRY_DAYS, listApiTokens, roleAtLeast } from "@/lib/tenancy";
+import { roleAtLeast } from "@/lib/access";
+import { API_TOKEN_EXPIRY_DAYS, listApiTokens } from "@/lib/tenancy";
 import { getOrgPageContext } from "../../org-context";
 import { createTokenAction, revokeTokenAction } from "./actions";
 

@@ -2,10 +2,10 @@ import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { ReservationPurchase } from "@/components/costs/reservation-purchase";
 import { ReservationsTable } from "@/components/costs/reservations-table";
+import { roleAtLeast } from "@/lib/access";
 import { listGpuModels, listRegions } from "@/lib/catalog";
 import { nowOf } from "@/lib/core";
 import { savings } from "@/lib/metering";
-import { roleAtLeast } from "@/lib/tenancy";
 import { getOrgPageContext } from "../../org-context";
 import { purchaseReservationAction, quoteReservationAction } from "./actions";
 

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { BudgetForm } from "@/components/costs/budget-form";
-import { roleAtLeast } from "@/lib/tenancy";
+import { roleAtLeast } from "@/lib/access";
 import { getOrgPageContext } from "../../../org-context";
 import { updateBudgetAction } from "../../actions";
 import { budgetFormOptions } from "../../form-options";
