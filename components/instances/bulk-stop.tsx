@@ -4,8 +4,9 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { useRef, useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
+import type { ActionResult } from "@/lib/core";
+import type { BulkStopResult } from "@/lib/provisioning";
 import { ConfirmDialog } from "./confirm-dialog";
-import type { ActionOutcome, BulkStopResult } from "./types";
 
 export type BulkStopOutcome = {
   stopped: Array<{ id: string; name: string }>;
@@ -20,7 +21,7 @@ export function BulkStop({
   onDone,
 }: {
   org: string;
-  stopAction: (input: { ids: string[] }) => Promise<ActionOutcome<BulkStopResult>>;
+  stopAction: (input: { ids: string[] }) => Promise<ActionResult<BulkStopResult>>;
   chosen: Array<{ id: string; name: string }>;
   onDone: (outcome: BulkStopOutcome) => void;
 }) {

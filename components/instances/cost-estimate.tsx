@@ -1,7 +1,7 @@
 "use client";
 
 import { useFormatter, useTranslations } from "next-intl";
-import type { CostView } from "./types";
+import type { CostView } from "@/lib/provisioning";
 
 /** Cost so far as hours × the catalog price: labelled an estimate because metering is not in place yet. */
 export function CostEstimate({ cost }: { cost: CostView | null }) {

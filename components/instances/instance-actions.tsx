@@ -3,10 +3,11 @@
 import { useTranslations } from "next-intl";
 import { useRef, useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
+import type { ActionResult } from "@/lib/core";
+import type { InstanceAction } from "@/lib/provisioning";
 import { ConfirmDialog } from "./confirm-dialog";
-import type { ActionOutcome, InstanceAction } from "./types";
 
-export type RunInstanceAction = (input: { action: InstanceAction; id: string }) => Promise<ActionOutcome>;
+export type RunInstanceAction = (input: { action: InstanceAction; id: string }) => Promise<ActionResult>;
 
 /** Stop, terminate and cancel lose work or a place in the queue, so they ask first; start does not. */
 const CONFIRM: Record<InstanceAction, boolean> = { stop: true, terminate: true, cancel: true, start: false };

@@ -4,7 +4,7 @@ import { usePathname, useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import type { FormEvent } from "react";
 import { Button } from "@/components/ui/button";
-import type { InstanceStateName } from "./types";
+import type { InstanceStateName } from "@/lib/provisioning";
 
 export type InstanceFilterValues = { project?: string; state?: string; region?: string };
 

@@ -2,6 +2,7 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useFormatter, useTranslations } from "next-intl";
+import type { InstanceDetailView, InstanceStateName } from "@/lib/provisioning";
 import { ConnectionDetails } from "./connection-details";
 import { CostEstimate } from "./cost-estimate";
 import { InstanceActions, type RunInstanceAction } from "./instance-actions";
@@ -9,7 +10,6 @@ import { fetchJson, gpuLabel, instancesApi } from "./labels";
 import { QueuePanel } from "./queue-panel";
 import { StateBadge } from "./state-badge";
 import { StatusTimeline } from "./status-timeline";
-import type { InstanceDetailView, InstanceStateName } from "./types";
 
 const SETTLED: readonly InstanceStateName[] = ["terminated", "rejected", "cancelled", "failed"];
 const QUIET: readonly InstanceStateName[] = ["running", "stopped", "preempted"];

@@ -4,11 +4,12 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useFormatter, useTranslations } from "next-intl";
 import { useState } from "react";
+import type { ActionResult } from "@/lib/core";
+import type { BulkStopResult, InstanceListView } from "@/lib/provisioning";
 import { BulkStop, type BulkStopOutcome, BulkStopReport } from "./bulk-stop";
 import { fetchJson, filterQuery, gpuLabel, instancesApi } from "./labels";
 import { RelativeTime } from "./relative-time";
 import { StateBadge } from "./state-badge";
-import type { ActionOutcome, BulkStopResult, InstanceListView } from "./types";
 
 type Filter = { project?: string; state?: string; region?: string; page?: number };
 
@@ -29,7 +30,7 @@ export function InstancesTable({
   filter: Filter;
   initial: InstanceListView;
   canAct: boolean;
-  stopAction: (input: { ids: string[] }) => Promise<ActionOutcome<BulkStopResult>>;
+  stopAction: (input: { ids: string[] }) => Promise<ActionResult<BulkStopResult>>;
 }) {
   const t = useTranslations("Instances");
   const format = useFormatter();

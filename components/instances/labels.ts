@@ -1,4 +1,4 @@
-import type { InstanceRowView } from "./types";
+import type { InstanceRowView } from "@/lib/provisioning";
 
 type T = (key: string, values?: Record<string, string | number>) => string;
 

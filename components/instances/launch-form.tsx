@@ -4,6 +4,7 @@ import { useFormatter, useTranslations } from "next-intl";
 import { type FormEvent, startTransition, useActionState, useMemo, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
+import type { ActionResult } from "@/lib/core";
 import { AutoShutdownFields } from "./auto-shutdown-fields";
 import { ContainerFields } from "./container-fields";
 import { RadioGroup, SelectField } from "./form-controls";
@@ -16,9 +17,11 @@ import type {
 } from "./launch-options";
 import { LaunchPreview } from "./launch-preview";
 import { OfferingFields } from "./offering-fields";
-import type { ActionOutcome, PricingChoice } from "./types";
 
-type LaunchAction = (prev: ActionOutcome | null, formData: FormData) => Promise<ActionOutcome>;
+/** The launch form's pricing choice; "reserved" means a reservation's term, priced as such. */
+export type PricingChoice = "on_demand" | "spot" | "reserved";
+
+type LaunchAction = (prev: ActionResult | null, formData: FormData) => Promise<ActionResult>;
 
 export function LaunchForm({
   org,

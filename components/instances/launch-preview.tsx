@@ -2,9 +2,10 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useFormatter, useTranslations } from "next-intl";
+import type { LaunchPreviewView } from "@/lib/provisioning";
 import { formatDuration } from "./duration";
 import { fetchJson, instancesApi } from "./labels";
-import type { LaunchPreviewView, PricingChoice } from "./types";
+import type { PricingChoice } from "./launch-form";
 
 /**
  * Price, quota left and expected wait for the offering being chosen, refreshed as the form changes. It only

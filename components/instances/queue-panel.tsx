@@ -2,9 +2,9 @@
 
 import Link from "next/link";
 import { useFormatter, useTranslations } from "next-intl";
+import type { QueueView } from "@/lib/provisioning";
 import { formatDuration } from "./duration";
 import { gpuLabel } from "./labels";
-import type { QueueView } from "./types";
 
 /** While queued: where the instance stands, when it should start (and how that was estimated), and launches
  * that would start now instead, each with its price and a link that opens the launch form pre-filled. */

@@ -1,5 +1,5 @@
 import { useTranslations } from "next-intl";
-import type { InstanceStateName } from "./types";
+import type { InstanceStateName } from "@/lib/provisioning";
 
 type Tone = "wait" | "busy" | "ok" | "idle" | "bad";
 

@@ -3,23 +3,44 @@ import { type ApiCtx, authenticateRequest } from "./authenticate";
 import { errorToProblem } from "./problem";
 
 type Args<P> = { req: Request; ctx: ApiCtx; params: P; url: URL };
+type PublicArgs<P> = Omit<Args<P>, "ctx">;
+type RouteContext<P> = { params: Promise<P> };
 
-/**
- * A route handler as an adapter: authenticate, run the body, and turn any thrown error into problem+json with
- * the request path as `instance`. The body parses input with the library's schema and calls one lib function.
- */
-export function apiHandler<P extends Record<string, string> = Record<string, never>>(
-  fn: (args: Args<P>) => Promise<Response>,
+/** Run a route body and turn anything it throws into problem+json with the request path as `instance`. */
+function guarded<P, A>(
+  build: (req: Request, params: P, url: URL) => Promise<A>,
+  fn: (args: A) => Promise<Response>,
 ) {
-  return async (req: Request, context: { params: Promise<P> }): Promise<Response> => {
+  // The context is optional so a test (or a static route) can call the handler with the request alone.
+  return async (req: Request, context?: RouteContext<P>): Promise<Response> => {
     const url = new URL(req.url);
     try {
-      const ctx = await authenticateRequest(req);
-      return await fn({ req, ctx, params: await context.params, url });
+      return await fn(await build(req, (await context?.params) ?? ({} as P), url));
     } catch (err) {
       return errorToProblem(err, url.pathname);
     }
   };
+}
+
+/**
+ * The one route-handler wrapper: authenticate (API token or the console's session), run the body, and map any
+ * thrown error to problem+json. The body parses input with the library's schema and calls one lib function;
+ * it never writes its own try/catch.
+ */
+export function apiHandler<P extends Record<string, string> = Record<string, never>>(
+  fn: (args: Args<P>) => Promise<Response>,
+) {
+  return guarded<P, Args<P>>(
+    async (req, params, url) => ({ req, ctx: await authenticateRequest(req), params, url }),
+    fn,
+  );
+}
+
+/** The same wrapper for the few public routes (the OpenAPI document, health): no caller to authenticate. */
+export function publicHandler<P extends Record<string, string> = Record<string, never>>(
+  fn: (args: PublicArgs<P>) => Promise<Response>,
+) {
+  return guarded<P, PublicArgs<P>>(async (req, params, url) => ({ req, params, url }), fn);
 }
 
 /** JSON that proxies and browsers must not cache (it is per caller and changes). */

@@ -63,3 +63,4 @@ export {
 export { stop, stopForPolicy } from "./stop";
 export { cancel, terminate } from "./terminate";
 export type { Instance, InstanceEvent } from "./types";
+export * from "./views";

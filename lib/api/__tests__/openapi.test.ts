@@ -4,7 +4,6 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { GET as openApiRoute } from "@/app/api/v1/openapi.json/route";
-import type { InstanceDetailView, InstanceListView } from "@/components/instances/types";
 import type { Me } from "@/lib/api/me";
 import type {
   instanceDetailSchema,
@@ -15,6 +14,7 @@ import type {
   utilizationSeriesSchema,
 } from "@/lib/api/openapi/responses";
 import type { OfferingPage } from "@/lib/catalog";
+import type { InstanceDetailView, InstanceListView } from "@/lib/provisioning";
 import type { InstanceLogs, UtilizationSeries } from "@/lib/telemetry";
 
 // Compile-time: the documented response schemas are exactly the types the routes return (tsc fails on drift).

@@ -8,12 +8,13 @@ import {
 } from "zod-openapi";
 import { catalogFiltersSchema } from "@/lib/catalog";
 import { costRangeSchema, reservationSchema } from "@/lib/metering";
-import { launchSpecSchema, listInstancesSchema } from "@/lib/provisioning";
+import { launchPreviewQuerySchema, launchSpecSchema, listInstancesSchema } from "@/lib/provisioning";
 import { instanceLogsQuerySchema, utilizationQuerySchema } from "@/lib/telemetry";
 import {
   instanceDetailSchema,
   instanceListSchema,
   instanceLogsSchema,
+  launchPreviewSchema,
   meSchema,
   offeringPageSchema,
   problemSchema,
@@ -186,9 +187,9 @@ const paths: ZodOpenApiPathsObject = {
       summary: "Before launching: prices, quota left and expected wait",
       requestParams: {
         path: orgPath,
-        query: z.object({ instanceType: z.string(), region: z.string() }),
+        query: launchPreviewQuerySchema,
       },
-      responses: responses({ "200": json("The preview", z.looseObject({})) }, [422]),
+      responses: responses({ "200": json("The preview", launchPreviewSchema) }, [422]),
     },
   },
   "/orgs/{org}/usage/export": {

@@ -1,19 +1,21 @@
 import { z } from "zod";
 import "zod-openapi";
 import { ORG_ROLES } from "@/lib/access";
-import { CATALOG_SORTS, GPU_COUNT_OPTIONS, PRICING_MODELS } from "@/lib/catalog";
-import { INSTANCE_STATES } from "@/lib/provisioning";
+import { CATALOG_SORTS, GPU_COUNT_OPTIONS } from "@/lib/catalog";
+import { isoTimeSchema, pricingModelSchema } from "@/lib/provisioning";
+
+export { instanceDetailSchema, instanceListSchema, launchPreviewSchema } from "@/lib/provisioning";
+
 import { CHART_METRICS, CHART_RANGES } from "@/lib/telemetry";
 import { PROJECT_ENVIRONMENTS } from "@/lib/tenancy";
 
 /**
  * What the API answers, as zod schemas for the OpenAPI document. The request schemas come from the libraries;
- * these describe the JSON views the routes return. lib/api/__tests__ parses real responses with them and checks
+ * these describe the JSON views the routes return (the instance views live with lib/provisioning). lib/api/__tests__ parses real responses with them and checks
  * at compile time that they match the view types, so the document cannot drift from what the routes send.
  */
-const isoTime = z.iso.datetime({ offset: true }).meta({ example: "2030-01-06T09:00:00.000Z" });
-const state = z.enum(INSTANCE_STATES).meta({ id: "InstanceState" });
-const pricingModel = z.enum(PRICING_MODELS).meta({ id: "PricingModel" });
+const isoTime = isoTimeSchema;
+const pricingModel = pricingModelSchema;
 
 export const problemSchema = z
   .looseObject({
@@ -124,88 +126,6 @@ export const offeringPageSchema = z
     allowedJurisdictions: z.array(z.string()),
   })
   .meta({ id: "OfferingPage" });
-
-const action = z.enum(["stop", "start", "terminate", "cancel"]);
-const instanceRowShape = {
-  id: z.uuid(),
-  name: z.string(),
-  kind: z.enum(["notebook", "container"]),
-  state,
-  stateReason: z.string().nullable(),
-  regionCode: z.string(),
-  instanceTypeId: z.string(),
-  gpuModelName: z.string(),
-  gpuCount: z.int(),
-  migProfile: z.string().nullable(),
-  pricingModel,
-  projectSlug: z.string(),
-  projectName: z.string(),
-  createdAt: isoTime,
-  actions: z.array(action).meta({ description: "Verbs legal now for the caller (empty for viewers)" }),
-  costUsd: z.number().nullable().meta({ description: "Estimated cost so far (hours run × catalog price)" }),
-};
-export const instanceRowSchema = z.object(instanceRowShape).meta({ id: "InstanceSummary" });
-
-export const instanceListSchema = z
-  .object({
-    items: z.array(instanceRowSchema),
-    total: z.int(),
-    page: z.int(),
-    pageSize: z.int(),
-    now: isoTime.meta({ description: "Server time of the answer" }),
-  })
-  .meta({ id: "InstanceList" });
-
-const waitMethod = z.enum(["capacity", "runtime", "history", "unknown", "no_capacity"]);
-
-const queueSchema = z
-  .object({
-    position: z.int().meta({ description: "1 = next in its queue" }),
-    etaSeconds: z.number().nullable(),
-    method: waitMethod,
-    alternatives: z.array(
-      z.object({
-        kind: z.enum(["region", "spot", "gpu_model", "mig"]),
-        regionCode: z.string(),
-        instanceTypeId: z.string(),
-        gpuModelName: z.string(),
-        gpuCount: z.int(),
-        migProfile: z.string().nullable(),
-        gpuMemoryGib: z.number(),
-        pricingModel,
-        usdPerHour: z.number(),
-      }),
-    ),
-  })
-  .meta({ id: "QueueInsight", description: "Present while the instance is queued" });
-
-export const instanceDetailSchema = z
-  .object({
-    ...instanceRowShape,
-    imageId: z.string(),
-    nodeName: z.string().nullable(),
-    diskGib: z.int(),
-    exposedPort: z.int().nullable(),
-    connection: z.record(z.string(), z.string()).nullable(),
-    startedAt: isoTime.nullable(),
-    events: z.array(
-      z.object({
-        id: z.int(),
-        from: state.nullable(),
-        to: state,
-        reason: z.string(),
-        actorKind: z.string(),
-        actorEmail: z.string().nullable(),
-        at: isoTime,
-      }),
-    ),
-    queue: queueSchema.nullable(),
-    cost: z
-      .object({ hours: z.number(), usdPerHour: z.number().nullable(), usd: z.number().nullable() })
-      .nullable(),
-    now: isoTime,
-  })
-  .meta({ id: "Instance" });
 
 export const instanceLogsSchema = z
   .object({

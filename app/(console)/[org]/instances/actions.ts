@@ -2,9 +2,9 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import type { BulkStopResult } from "@/components/instances/types";
 import { requireUserCtx } from "@/lib/auth/session";
 import { type ActionResult, parseInput } from "@/lib/core";
+import type { BulkStopResult } from "@/lib/provisioning";
 import { cancel, start, stop, terminate } from "@/lib/provisioning";
 import { instanceActionError } from "./action-error";
 

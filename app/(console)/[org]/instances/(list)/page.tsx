@@ -5,11 +5,10 @@ import { InstancesTable } from "@/components/instances/instances-table";
 import { filterQuery } from "@/components/instances/labels";
 import { roleAtLeast } from "@/lib/access";
 import { listRegions } from "@/lib/catalog";
-import { INSTANCE_STATES, type InstanceState } from "@/lib/provisioning";
+import { INSTANCE_STATES, type InstanceState, loadInstanceList } from "@/lib/provisioning";
 import { listProjects } from "@/lib/tenancy";
 import { getOrgPageContext } from "../../org-context";
 import { stopInstancesAction } from "../actions";
-import { loadInstanceList } from "../views";
 
 type Search = Record<string, string | string[] | undefined>;
 

@@ -6,9 +6,9 @@ import { InstanceCharts } from "@/components/instances/instance-charts";
 import { InstanceLive } from "@/components/instances/instance-live";
 import { LogsPanel } from "@/components/instances/logs-panel";
 import { NotFoundError } from "@/lib/core";
+import { loadInstanceDetail } from "@/lib/provisioning";
 import { getOrgPageContext } from "../../org-context";
 import { instanceAction } from "../actions";
-import { loadInstanceDetail } from "../views";
 
 async function load(...args: Parameters<typeof loadInstanceDetail>) {
   try {

@@ -1,31 +1,21 @@
-import { loadInstanceDetail, loadInstanceList } from "@/app/(console)/[org]/instances/views";
 import { readJsonBody, withIdempotencyKey } from "@/lib/api/body";
 import { apiHandler, apiJson } from "@/lib/api/handler";
-import { errorToProblem } from "@/lib/api/problem";
-import { type ListInstancesFilter, launch } from "@/lib/provisioning";
-import { apiCtx, json } from "./actor";
+import { type ListInstancesFilter, launch, loadInstanceDetail, loadInstanceList } from "@/lib/provisioning";
 
 /** GET: the organization's instances (filters: project, state, region, page), for the list's live status. */
-export async function GET(req: Request, { params }: { params: Promise<{ org: string }> }) {
-  const { org } = await params;
-  const url = new URL(req.url);
+export const GET = apiHandler<{ org: string }>(async ({ ctx, params, url }) => {
   const q = url.searchParams;
-  try {
-    const ctx = await apiCtx(req);
-    const page = q.get("page");
-    return json(
-      await loadInstanceList(ctx, org, {
-        project: q.get("project") || undefined,
-        // Typed loosely on purpose: the library's schema checks it, and an unknown state is a 422 problem.
-        state: (q.get("state") || undefined) as ListInstancesFilter["state"],
-        region: q.get("region") || undefined,
-        page: page ? Number(page) : undefined,
-      }),
-    );
-  } catch (err) {
-    return errorToProblem(err, url.pathname);
-  }
-}
+  const page = q.get("page");
+  return apiJson(
+    // Typed loosely on purpose: the library's schema checks it, and an unknown state is a 422 problem.
+    await loadInstanceList(ctx, params.org, {
+      project: q.get("project") || undefined,
+      state: (q.get("state") || undefined) as ListInstancesFilter["state"],
+      region: q.get("region") || undefined,
+      page: page ? Number(page) : undefined,
+    }),
+  );
+});
 
 /**
  * POST: launch (members and up). The body is the launch spec; an `Idempotency-Key` header makes retries safe:

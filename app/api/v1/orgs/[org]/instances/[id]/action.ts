@@ -1,7 +1,7 @@
 import "server-only";
-import { loadInstanceDetail } from "@/app/(console)/[org]/instances/views";
 import { apiHandler, apiJson } from "@/lib/api/handler";
 import type { Ctx } from "@/lib/core";
+import { loadInstanceDetail } from "@/lib/provisioning";
 
 type Verb = (ctx: Ctx, orgSlug: string, instanceId: string) => Promise<unknown>;
 

@@ -1,29 +1,24 @@
 import "server-only";
+import { type OrgRole, requireOrgAccess, roleAtLeast } from "@/lib/access";
+import { listGpuModels } from "@/lib/catalog";
+import { type Ctx, nowOf } from "@/lib/core";
+import { getInstance, listInstances } from "../queries";
+import { type CostEstimate, estimateInstanceCosts } from "../queries-ui";
+import { type QueueInsight, queueInsight } from "../queue";
+import type { ListInstancesFilter } from "../schemas";
+import { canTransition, type InstanceState } from "../states";
+import type { Instance } from "../types";
 import type {
   InstanceAction,
   InstanceDetailView,
   InstanceListView,
   InstanceRowView,
   QueueView,
-} from "@/components/instances/types";
-import { type OrgRole, requireOrgAccess, roleAtLeast } from "@/lib/access";
-import { listGpuModels } from "@/lib/catalog";
-import { type Ctx, nowOf } from "@/lib/core";
-import {
-  canTransition,
-  getInstance,
-  type Instance,
-  type InstanceState,
-  type ListInstancesFilter,
-  listInstances,
-  type QueueInsight,
-  queueInsight,
-} from "@/lib/provisioning";
-import { type CostEstimate, estimateInstanceCosts } from "@/lib/provisioning/queries-ui";
+} from "./schemas";
 
 /**
- * The instance views' JSON, shared by the pages' first render and the route handlers React Query polls, so both
- * always show the same thing. Reads only through lib; nothing here decides a rule (legal actions come from the
+ * The instance views' JSON (schemas.ts), shared by the pages' first render, the route handlers React Query
+ * polls and /api/v1, so all three always show the same thing. Reads only through lib; nothing here decides a rule (legal actions come from the
  * lifecycle's transition table, permissions from the role).
  */
 type GpuNames = Map<string, { name: string; migProfiles: Array<{ name: string; slices: number }> }>;

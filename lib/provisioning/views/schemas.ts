@@ -1,0 +1,144 @@
+import { z } from "zod";
+import "zod-openapi";
+import { PRICING_MODELS } from "@/lib/catalog";
+import { INSTANCE_STATES } from "../states";
+
+/**
+ * The instance views' JSON contract: what the console's first render, the route handlers React Query polls and
+ * /api/v1 all answer (dates as ISO strings). The OpenAPI document is built from these schemas and the view
+ * types are inferred from them, so the document, the routes and the components cannot drift apart.
+ */
+export const isoTimeSchema = z.iso.datetime({ offset: true }).meta({ example: "2030-01-06T09:00:00.000Z" });
+export const pricingModelSchema = z.enum(PRICING_MODELS).meta({ id: "PricingModel" });
+const isoTime = isoTimeSchema;
+const pricingModel = pricingModelSchema;
+const state = z.enum(INSTANCE_STATES).meta({ id: "InstanceState" });
+
+export const INSTANCE_ACTIONS = ["stop", "start", "terminate", "cancel"] as const;
+export type InstanceAction = (typeof INSTANCE_ACTIONS)[number];
+
+const instanceRowShape = {
+  id: z.uuid(),
+  name: z.string(),
+  kind: z.enum(["notebook", "container"]),
+  state,
+  stateReason: z.string().nullable(),
+  regionCode: z.string(),
+  instanceTypeId: z.string(),
+  gpuModelName: z.string(),
+  gpuCount: z.int(),
+  migProfile: z.string().nullable().meta({ description: "MIG profile of a slice of one GPU, else null" }),
+  pricingModel,
+  projectSlug: z.string(),
+  projectName: z.string(),
+  createdAt: isoTime,
+  actions: z
+    .array(z.enum(INSTANCE_ACTIONS))
+    .meta({ description: "Verbs legal now for the caller (empty for viewers)" }),
+  costUsd: z.number().nullable().meta({ description: "Estimated cost so far (hours run × catalog price)" }),
+};
+export const instanceRowSchema = z.object(instanceRowShape).meta({ id: "InstanceSummary" });
+
+export const instanceListSchema = z
+  .object({
+    items: z.array(instanceRowSchema),
+    total: z.int(),
+    page: z.int(),
+    pageSize: z.int(),
+    // Relative times are computed against the server's clock, not the browser's.
+    now: isoTime.meta({ description: "Server time of the answer" }),
+  })
+  .meta({ id: "InstanceList" });
+
+export const WAIT_METHODS = ["capacity", "runtime", "history", "unknown", "no_capacity"] as const;
+const waitMethod = z.enum(WAIT_METHODS);
+
+const queueAlternativeSchema = z.object({
+  kind: z.enum(["region", "spot", "gpu_model", "mig"]),
+  regionCode: z.string(),
+  instanceTypeId: z.string(),
+  gpuModelName: z.string(),
+  gpuCount: z.int(),
+  migProfile: z.string().nullable(),
+  gpuMemoryGib: z.number(),
+  pricingModel,
+  usdPerHour: z.number(),
+});
+
+const queueSchema = z
+  .object({
+    position: z.int().meta({ description: "1 = next in its queue" }),
+    etaSeconds: z.number().nullable(),
+    method: waitMethod,
+    alternatives: z.array(queueAlternativeSchema),
+  })
+  .meta({ id: "QueueInsight", description: "Present while the instance is queued" });
+
+const eventSchema = z.object({
+  id: z.int(),
+  from: state.nullable(),
+  to: state,
+  reason: z.string(),
+  actorKind: z.string(),
+  actorEmail: z.string().nullable(),
+  at: isoTime,
+});
+
+const costSchema = z.object({
+  hours: z.number(),
+  usdPerHour: z.number().nullable(),
+  usd: z.number().nullable(),
+});
+
+export const instanceDetailSchema = z
+  .object({
+    ...instanceRowShape,
+    imageId: z.string(),
+    nodeName: z.string().nullable(),
+    diskGib: z.int(),
+    exposedPort: z.int().nullable(),
+    connection: z.record(z.string(), z.string()).nullable(),
+    startedAt: isoTime.nullable(),
+    events: z.array(eventSchema),
+    queue: queueSchema.nullable(),
+    cost: costSchema.nullable(),
+    now: isoTime,
+  })
+  .meta({ id: "Instance" });
+
+export const launchPreviewSchema = z
+  .object({
+    instanceTypeId: z.string(),
+    regionCode: z.string(),
+    gpuModelName: z.string(),
+    gpusNeeded: z
+      .number()
+      .meta({ description: "GPU-equivalents taken from the quota (a MIG slice: its share)" }),
+    prices: z.record(pricingModel, z.number().nullable()),
+    allowed: z.boolean(),
+    quota: z.object({
+      limitGpus: z.number(),
+      usedGpus: z.number(),
+      leftGpus: z.number(),
+      fromDefault: z.boolean(),
+    }),
+    expectedWait: z
+      .object({ etaSeconds: z.number().nullable(), method: waitMethod, ahead: z.int() })
+      .nullable(),
+  })
+  .meta({ id: "LaunchPreview" });
+
+type Flat<T> = { [K in keyof T]: T[K] };
+export type InstanceStateName = z.output<typeof state>;
+export type InstanceRowView = Flat<z.output<typeof instanceRowSchema>>;
+export type InstanceListView = Flat<z.output<typeof instanceListSchema>>;
+export type InstanceEventView = z.output<typeof eventSchema>;
+export type WaitMethod = (typeof WAIT_METHODS)[number];
+export type QueueAlternativeView = z.output<typeof queueAlternativeSchema>;
+export type QueueView = z.output<typeof queueSchema>;
+export type CostView = z.output<typeof costSchema>;
+export type InstanceDetailView = Flat<z.output<typeof instanceDetailSchema>>;
+export type LaunchPreviewView = Flat<z.output<typeof launchPreviewSchema>>;
+
+/** What "stop selected" answers: the ids stopped, and each failure with its reason. */
+export type BulkStopResult = { stopped: string[]; failed: Array<{ id: string; message: string }> };
