@@ -11,6 +11,7 @@ export { applyTransition, applyTransitions, type Transition } from "./lifecycle"
 export { currentPrice, type PricingModelDb } from "./offerings";
 export { preemptInstance } from "./preempt";
 export {
+  clusterPlacedRegions,
   createFixedProvider,
   getProvider,
   type LogLine,
@@ -18,6 +19,7 @@ export {
   type Provider,
   type ProviderInstance,
   setProvider,
+  setRegionProvider,
 } from "./providers";
 export {
   getInstance,

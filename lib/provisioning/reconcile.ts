@@ -1,11 +1,11 @@
 import "server-only";
-import { and, eq, inArray, lte, sql } from "drizzle-orm";
+import { and, eq, inArray, lte, notInArray, sql } from "drizzle-orm";
 import { type Ctx, nowOf } from "@/lib/core";
 import { type Tx, withTx } from "@/lib/db/client";
 import { instances } from "@/lib/db/schema";
 import { applyTransitions, type Transition } from "./lifecycle";
 import { providerInstanceMapper } from "./provider-instance";
-import { getProvider } from "./providers";
+import { clusterPlacedRegions, getProvider } from "./providers";
 import { SPOT_NOTICE_MS } from "./scheduler";
 import { uuidArray } from "./sql";
 import type { Instance } from "./types";
@@ -62,8 +62,13 @@ export async function reconcileInstances(
   return result;
 }
 
+/** The region asked for, and never one whose engine drives its own transitions (its sync pass does). */
 function inRegion(region: string | null) {
-  return region === null ? undefined : eq(instances.regionCode, region);
+  const external = clusterPlacedRegions();
+  return and(
+    region === null ? undefined : eq(instances.regionCode, region),
+    external.length === 0 ? undefined : notInArray(instances.regionCode, external),
+  );
 }
 
 async function dueDeadlines(
@@ -88,7 +93,6 @@ async function dueDeadlines(
     .for("update", { skipLocked: true });
   if (due.length === 0) return 0;
   const toProvider = await providerInstanceMapper(tx);
-  const provider = getProvider();
   const first: Transition[] = [];
   const requeue: Transition[] = [];
   for (const inst of due) {
@@ -104,7 +108,7 @@ async function dueDeadlines(
       });
       result.failed++;
     } else if (inst.state === "provisioning") {
-      const connection = provider.connectionFor(toProvider({ ...inst, startedAt: at }));
+      const connection = getProvider(inst.regionCode).connectionFor(toProvider({ ...inst, startedAt: at }));
       first.push({
         ...base,
         from: "provisioning",
@@ -179,12 +183,11 @@ async function spotInterruptions(
     .for("update", { skipLocked: true });
   if (running.length === 0) return 0;
   const toProvider = await providerInstanceMapper(tx);
-  const provider = getProvider();
   const hits: Transition[] = [];
   for (const inst of running) {
     const from = inst.spotCheckedUntil ?? inst.startedAt ?? now;
     if (from >= now) continue;
-    const at = provider.spotInterruptionIn(toProvider(inst), from, now);
+    const at = getProvider(inst.regionCode).spotInterruptionIn(toProvider(inst), from, now);
     if (!at) continue;
     hits.push({
       id: inst.id,
@@ -221,14 +224,14 @@ async function maxRuntimeStops(tx: Tx, ctx: Ctx, now: Date, region: string | nul
         eq(instances.state, "running"),
         sql`${instances.maxRuntimeMinutes} is not null`,
         sql`${instances.startedAt} + make_interval(mins => ${instances.maxRuntimeMinutes}) <= ${now}`,
-        inRegion(region),
+        // Every engine: a cluster-placed one sees the instance stopping and deletes its workload.
+        region === null ? undefined : eq(instances.regionCode, region),
       ),
     )
     .limit(BATCH)
     .for("update", { skipLocked: true });
   if (over.length === 0) return 0;
   const toProvider = await providerInstanceMapper(tx);
-  const provider = getProvider();
   const moved = await applyTransitions(
     tx,
     { ...ctx, actor: { kind: "system", name: "policy" } },
@@ -239,7 +242,7 @@ async function maxRuntimeStops(tx: Tx, ctx: Ctx, now: Date, region: string | nul
       to: "stopping" as const,
       reason: `Reached its maximum runtime of ${inst.maxRuntimeMinutes} minutes`,
       patch: {
-        stateDeadline: new Date(now.getTime() + provider.stopDelayMs(toProvider(inst))),
+        stateDeadline: new Date(now.getTime() + getProvider(inst.regionCode).stopDelayMs(toProvider(inst))),
         stateReason: `Stopped after its maximum runtime of ${inst.maxRuntimeMinutes} minutes`,
       },
     })),

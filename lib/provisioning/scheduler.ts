@@ -8,7 +8,7 @@ import { applyTransitions, type Transition } from "./lifecycle";
 import { loadAllOfferings } from "./offerings";
 import { type Decisions, type PRequest, planPlacements, type Reservation } from "./placement";
 import { toProviderInstance } from "./provider-instance";
-import { getProvider, type ProvisionPlan } from "./providers";
+import { clusterPlacedRegions, getProvider, type ProvisionPlan } from "./providers";
 import { advisoryXactLock } from "./sql";
 
 /** How long a spot instance keeps running after the scheduler reclaims its capacity. */
@@ -32,13 +32,17 @@ export async function placeQueuedInstances(
   opts: { regionCode?: string; now?: Date; spotNoticeMs?: number } = {},
 ): Promise<SchedulerResult> {
   const now = opts.now ?? nowOf(ctx);
-  const regions = opts.regionCode
-    ? [opts.regionCode]
-    : (
-        await (ctx.tx ?? getDb()).execute<{ region_code: string }>(
-          sql`select distinct region_code from instances where state = 'queued' order by region_code`,
-        )
-      ).rows.map((r) => r.region_code);
+  // A region attached to a cluster-placed engine is placed by that engine's scheduler, never here.
+  const external = new Set(clusterPlacedRegions());
+  const regions = (
+    opts.regionCode
+      ? [opts.regionCode]
+      : (
+          await (ctx.tx ?? getDb()).execute<{ region_code: string }>(
+            sql`select distinct region_code from instances where state = 'queued' order by region_code`,
+          )
+        ).rows.map((r) => r.region_code)
+  ).filter((r) => !external.has(r));
   const result: SchedulerResult = { regions, placed: 0, preempted: 0, reservations: [] };
   for (const region of regions) {
     const d = await withTx(ctx.tx, (tx) =>
@@ -76,7 +80,7 @@ async function placeRegion(
   const holders = await loadRegionHolders(tx, region, now);
   const offerings = await loadAllOfferings(tx);
   const offeringOf = new Map(offerings.map((o) => [o.instanceTypeId, o]));
-  const provider = getProvider();
+  const provider = getProvider(region);
   const plans = new Map<string, ProvisionPlan>();
   const requests: PRequest[] = queued.map((q) => {
     const plan = provider.planProvisioning(toProviderInstance(q, offeringOf.get(q.instanceTypeId)), now);

@@ -20,7 +20,7 @@ async function stopRunning(
   opts: { reason: string; stateReason?: string; audit?: Record<string, unknown> },
 ): Promise<void> {
   const now = nowOf(ctx);
-  const delay = getProvider().stopDelayMs(await providerInstanceOf(tx, inst));
+  const delay = getProvider(inst.regionCode).stopDelayMs(await providerInstanceOf(tx, inst));
   await applyTransition(tx, ctx, {
     id: inst.id,
     orgId: inst.orgId,

@@ -35,7 +35,7 @@ export async function terminate(ctx: Ctx, orgSlug: string, instanceId: string): 
           to: "terminating",
         });
       }
-      const delay = getProvider().terminateDelayMs(await providerInstanceOf(tx, inst));
+      const delay = getProvider(inst.regionCode).terminateDelayMs(await providerInstanceOf(tx, inst));
       await applyTransition(tx, c, {
         id: inst.id,
         orgId: org.id,

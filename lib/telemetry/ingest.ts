@@ -26,14 +26,20 @@ export async function ingestMetrics(
   opts: { now?: Date; provider?: Provider } = {},
 ): Promise<IngestResult> {
   const now = opts.now ?? nowOf(ctx);
-  const provider = opts.provider ?? defaultProvider();
   const exec = ctx.tx ?? getDb();
   const live = await loadProviderInstances(
     exec,
     sql`i.state in ('running', 'stopping', 'preempting') and i.started_at is not null`,
   );
   const samples: Array<{ inst: LoadedInstance; s: MetricSample }> = [];
+  // Engines asked over the network (a DCGM exporter) answer for all their instances at once.
+  const remote = new Map<Provider, LoadedInstance[]>();
   for (const inst of live) {
+    const provider = opts.provider ?? defaultProvider(inst.regionCode);
+    if (provider.fetchSamples) {
+      remote.set(provider, [...(remote.get(provider) ?? []), inst]);
+      continue;
+    }
     const floor = now.getTime() - MAX_CATCH_UP_MS;
     const since = Math.max(
       floor,
@@ -41,6 +47,10 @@ export async function ingestMetrics(
       (inst.startedAt as Date).getTime() - 1,
     );
     for (const s of provider.samples(inst, new Date(since), now)) samples.push({ inst, s });
+  }
+  for (const [provider, insts] of remote) {
+    const got = await (provider.fetchSamples as NonNullable<Provider["fetchSamples"]>)(insts, now);
+    for (const inst of insts) for (const s of got.get(inst.id) ?? []) samples.push({ inst, s });
   }
   let inserted = 0;
   for (let k = 0; k < samples.length; k += ROWS_PER_INSERT) {

@@ -54,7 +54,10 @@ export async function instanceLogs(
     if (stoppedMs != null && Number(stoppedMs) > inst.startedAt.getTime()) to = new Date(Number(stoppedMs));
   }
   const from = since && since > inst.startedAt ? since : new Date(inst.startedAt.getTime() - 1);
-  const provider = raw.provider ?? defaultProvider();
-  const lines = provider.logs(inst, from, to, limit).map((l) => ({ ...l, at: l.at.toISOString() }));
+  const provider = raw.provider ?? defaultProvider(inst.regionCode);
+  const got = provider.fetchLogs
+    ? await provider.fetchLogs(inst, from, to, limit)
+    : provider.logs(inst, from, to, limit);
+  const lines = got.map((l) => ({ ...l, at: l.at.toISOString() }));
   return { lines, live };
 }

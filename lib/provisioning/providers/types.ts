@@ -41,6 +41,13 @@ export type LogLine = { at: Date; stream: "stdout" | "stderr"; text: string };
 
 export interface Provider {
   readonly name: string;
+  /**
+   * Who places and drives the workload. "forja" (the default when absent): Forja's scheduler places on the
+   * nodes table and the deadline reconciler moves provisioning/stopping/terminating/preempting on. "cluster":
+   * the engine's own scheduler places (Kubernetes, Slurm); Forja's scheduler and deadline reconciler leave the
+   * region alone and the engine's sync pass (run by the worker) applies the transitions it observes.
+   */
+  readonly placement?: "forja" | "cluster";
   /** Called in the placement transaction. */
   planProvisioning(inst: ProviderInstance, now: Date): ProvisionPlan;
   /** How long a graceful stop takes (stopping → stopped) and a termination (terminating → terminated). */
@@ -54,4 +61,11 @@ export interface Provider {
   logs(inst: ProviderInstance, from: Date, to: Date, limit: number): LogLine[];
   /** For spot instances: the time in (from, to] when the capacity is interrupted by the provider, or null. */
   spotInterruptionIn(inst: ProviderInstance, from: Date, to: Date): Date | null;
+  /**
+   * Engines that must be asked over the network implement these instead of samples/logs (which then return
+   * nothing): the latest samples per instance id (e.g. one DCGM exporter scrape for many instances), and the
+   * log lines of one instance in (from, to], the last `limit` of them.
+   */
+  fetchSamples?(insts: ProviderInstance[], now: Date): Promise<Map<string, MetricSample[]>>;
+  fetchLogs?(inst: ProviderInstance, from: Date, to: Date, limit: number): Promise<LogLine[]>;
 }
