@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { requireUserCtx } from "@/lib/auth/session";
-import { countUnreadNotifications } from "@/lib/budgets/queries-ui";
+import { countUnreadNotifications } from "@/lib/notify";
 
 /** The header's way to the notifications list, with the unread count in its name and as a badge. */
 export async function NotificationsLink({ org }: { org: string }) {

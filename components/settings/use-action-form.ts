@@ -1,7 +1,7 @@
 "use client";
 
 import { type FormEvent, startTransition, useActionState, useEffect, useRef } from "react";
-import type { ActionResult } from "@/lib/core/action-result";
+import type { ActionResult } from "@/lib/core";
 
 export type FormAction<T = undefined> = (
   prev: ActionResult<T> | null,

@@ -4,6 +4,7 @@
  * it imports only lib/core and lib/db, and every domain imports it (never the other way round).
  */
 export type { Actor, Ctx, SystemActor, UserActor } from "@/lib/core";
+export { POLICY_ACTOR } from "./actors";
 export {
   listMyOrganizations,
   type OrgAccess,

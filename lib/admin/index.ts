@@ -1,5 +1,6 @@
 /** The platform operator's read models. Every function refuses anyone but an operator (requireOperator). */
-export { listPlatformAuditLog, type Paged, type PlatformAuditFilters } from "@/lib/audit";
+export { listPlatformAuditLog, type PlatformAuditFilters } from "@/lib/audit";
+export type { Paged } from "@/lib/core";
 export { type FleetJurisdiction, type FleetModelRow, type FleetRegion, getFleet } from "./fleet";
 export {
   getOutboxMessage,

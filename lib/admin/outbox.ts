@@ -2,8 +2,7 @@ import "server-only";
 import { and, count, desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { requireOperator } from "@/lib/access";
-import { type Paged, paged, pageParam } from "@/lib/audit";
-import { type Ctx, NotFoundError } from "@/lib/core";
+import { type Ctx, NotFoundError, type Paged, paged, pageParam } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { organizations, outbox, outboxStatus } from "@/lib/db/schema";
 

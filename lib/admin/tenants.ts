@@ -2,8 +2,8 @@ import "server-only";
 import { asc, count, eq, ilike, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { requireOperator } from "@/lib/access";
-import { likeEscape, type Paged, paged, pageParam, textFilter } from "@/lib/audit";
 import type { Ctx } from "@/lib/core";
+import { likeEscape, type Paged, paged, pageParam, textFilter } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { memberships, organizations, users } from "@/lib/db/schema";
 

@@ -1,4 +1,3 @@
-export { likeEscape, type Paged, paged, pageParam, textFilter } from "./paging";
 export {
   AUDIT_PAGE_SIZE,
   type AuditFilters,

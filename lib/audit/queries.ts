@@ -3,9 +3,9 @@ import { and, count, desc, eq, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { requireOperator, requireOrgAccess } from "@/lib/access";
 import type { Ctx } from "@/lib/core";
+import { type Paged, paged, pageParam, textFilter } from "@/lib/core";
 import { type Executor, getDb } from "@/lib/db/client";
 import { auditLog, organizations, users } from "@/lib/db/schema";
-import { type Paged, paged, pageParam, textFilter } from "./paging";
 
 export const AUDIT_PAGE_SIZE = 50;
 

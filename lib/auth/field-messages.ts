@@ -1,12 +1,12 @@
+import { EMAIL_FIELD_MESSAGES } from "@/lib/core";
+
 /**
  * Every field message lib/auth can produce, by a stable key. The English text is also the API's problem
  * detail; the UI shows the same key from the catalog (messages/<locale>/auth.json, namespace AuthFieldErrors),
  * and a test keeps the English catalog equal to these strings.
  */
 export const AUTH_FIELD_MESSAGES = {
-  emailRequired: "Enter an email address",
-  emailTooLong: "Email addresses are at most 254 characters",
-  emailInvalid: "Enter a valid email address, like name@example.com",
+  ...EMAIL_FIELD_MESSAGES,
   passwordRequired: "Enter a password",
   passwordTooShort: "Use at least 12 characters",
   passwordTooLong: "Use at most 128 characters",

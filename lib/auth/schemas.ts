@@ -1,17 +1,13 @@
 import { z } from "zod";
+import { emailSchema } from "@/lib/core";
 import { AUTH_FIELD_MESSAGES as M } from "./field-messages";
 
 export const PASSWORD_MIN = 12;
 // The password messages in field-messages.ts spell these numbers out.
 export const PASSWORD_MAX = 128;
 
-export const emailSchema = z
-  .string({ error: M.emailRequired })
-  .trim()
-  .min(1, M.emailRequired)
-  .max(254, M.emailTooLong)
-  .pipe(z.email({ error: M.emailInvalid }))
-  .transform((e) => e.toLowerCase());
+// Defined in lib/core: lib/tenancy validates invitation emails with it too, and lib/auth sits above tenancy.
+export { emailSchema };
 
 export const passwordSchema = z
   .string({ error: M.passwordRequired })

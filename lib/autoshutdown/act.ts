@@ -1,9 +1,9 @@
 import "server-only";
 import { and, eq, isNull } from "drizzle-orm";
-import { costTexts, createNotification, policyStop, publicBaseUrl } from "@/lib/budgets";
+import type { PolicyStop } from "@/lib/core";
 import { type Executor, type Tx, withTx } from "@/lib/db/client";
 import { memberships, organizations, shutdownWarnings, users } from "@/lib/db/schema";
-import { enqueueEmail, renderEmail } from "@/lib/notify";
+import { costTexts, createNotification, enqueueEmail, publicBaseUrl, renderEmail } from "@/lib/notify";
 import type { EffectivePolicy } from "./policies";
 import type { RuleDue } from "./rules";
 
@@ -130,8 +130,9 @@ export async function warnShutdown(
 }
 
 /**
- * Carry out a warning that is due: stop the instance through the policy stop (reason on the timeline, audit
- * row) and mark the warning acted, in one transaction; a warning another worker holds is skipped.
+ * Carry out a warning that is due: stop the instance through input.stop (provisioning's policy stop, passed
+ * in; reason on the timeline, audit row) and mark the warning acted, in one transaction; a warning another
+ * worker holds is skipped.
  */
 export async function actOnWarning(
   outer: Tx | undefined,
@@ -140,6 +141,7 @@ export async function actOnWarning(
     inst: RunningInstance;
     detail: Record<string, string | number>;
     now: Date;
+    stop: PolicyStop;
   },
 ): Promise<boolean> {
   const { warning, inst, now } = input;
@@ -156,7 +158,7 @@ export async function actOnWarning(
       )
       .for("update", { skipLocked: true });
     if (!w) return false;
-    const stopped = await policyStop(tx, now, {
+    const stopped = await input.stop(tx, now, {
       orgId: inst.orgId,
       instanceId: inst.id,
       reason: w.reason,

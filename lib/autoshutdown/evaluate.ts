@@ -1,6 +1,6 @@
 import "server-only";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import { type Ctx, nowOf } from "@/lib/core";
+import { type Ctx, nowOf, type PolicyStop } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { type AutoShutdown, instances, shutdownWarnings } from "@/lib/db/schema";
 import { actOnWarning, type RunningInstance, type ShutdownWarning, warnShutdown } from "./act";
@@ -21,11 +21,12 @@ export type EvaluateAutoShutdownResult = {
  * The auto-shutdown pass the worker runs every 30 s. For each running instance and each of its rules (idle
  * from recent samples, max runtime from when it started, schedule from its cron in its time zone): warn when
  * the due time is within the policy's warning lead, cancel a warning whose reason went away (busy again,
- * stopped, settings changed), and stop when a warning's time (or its snooze) has come.
+ * stopped, settings changed), and stop (through opts.stop, see PolicyStop) when a warning's time (or its
+ * snooze) has come.
  */
 export async function evaluateAutoShutdown(
   ctx: Ctx,
-  opts: { now?: Date; orgIds?: string[] } = {},
+  opts: { now?: Date; orgIds?: string[]; stop: PolicyStop },
 ): Promise<EvaluateAutoShutdownResult> {
   const now = opts.now ?? nowOf(ctx);
   const exec = ctx.tx ?? getDb();
@@ -98,7 +99,15 @@ export async function evaluateAutoShutdown(
           await exec.update(shutdownWarnings).set({ cancelledAt: now }).where(eq(shutdownWarnings.id, w.id));
           result.cancelled++;
         } else if (verdict === "valid" && now >= actTime(w)) {
-          if (await actOnWarning(ctx.tx, { warning: w, inst: ri, detail: detailOf(w.rule, settings), now })) {
+          if (
+            await actOnWarning(ctx.tx, {
+              warning: w,
+              inst: ri,
+              detail: detailOf(w.rule, settings),
+              now,
+              stop: opts.stop,
+            })
+          ) {
             result.stopped++;
             break;
           }

@@ -1,17 +1,15 @@
 import "server-only";
 import { eq, sql } from "drizzle-orm";
+import { POLICY_ACTOR } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import type { Ctx } from "@/lib/core";
 import { type Tx, withTx } from "@/lib/db/client";
 import { budgetAlerts, organizations, projects } from "@/lib/db/schema";
 import type { Forecast, Month } from "@/lib/metering";
-import { enqueueEmail } from "@/lib/notify";
+import { costTexts, createNotification, enqueueEmail } from "@/lib/notify";
 import type { Budget } from "./crud";
 import { type BudgetAlertFacts, budgetAlertEmail, budgetScope, budgetSubject, usageLink } from "./email";
-import { createNotification } from "./notifications";
-import { POLICY_ACTOR } from "./policy-stop";
 import { budgetRecipients } from "./recipients";
-import { costTexts } from "./texts";
 
 export type BudgetAlert = typeof budgetAlerts.$inferSelect;
 export type Threshold = { kind: "actual" | "forecast"; pct: number };

@@ -1,6 +1,5 @@
-import { renderEmail } from "@/lib/notify";
-import type { CostTexts } from "./texts";
-import { publicBaseUrl } from "./texts";
+import type { CostTexts } from "@/lib/notify";
+import { publicBaseUrl, renderEmail } from "@/lib/notify";
 
 export type BudgetAlertFacts = {
   budgetName: string;

@@ -1,14 +1,12 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
-import type { Ctx } from "@/lib/core";
+import type { Ctx, PolicyStop } from "@/lib/core";
 import { getDb, withTx } from "@/lib/db/client";
 import { instances, organizations, projects } from "@/lib/db/schema";
 import type { Forecast, Month } from "@/lib/metering";
+import { costTexts, createNotification } from "@/lib/notify";
 import type { Budget } from "./crud";
 import { budgetScope, usageLink } from "./email";
-import { createNotification } from "./notifications";
-import { policyStop } from "./policy-stop";
-import { costTexts } from "./texts";
 
 /**
  * stop_instances, once the grace period after the 100 % alert has passed and the budget is still exceeded:
@@ -18,7 +16,7 @@ import { costTexts } from "./texts";
  */
 export async function stopOverBudget(
   ctx: Ctx,
-  input: { budget: Budget; forecast: Forecast; month: Month; now: Date },
+  input: { budget: Budget; forecast: Forecast; month: Month; now: Date; stop: PolicyStop },
 ): Promise<number> {
   const { budget: b, forecast: f, now } = input;
   const exec = ctx.tx ?? getDb();
@@ -39,7 +37,7 @@ export async function stopOverBudget(
   const stopped: string[] = [];
   for (const r of running) {
     const inst = await withTx(ctx.tx, (tx) =>
-      policyStop(tx, now, {
+      input.stop(tx, now, {
         orgId: b.orgId,
         instanceId: r.id,
         reason,

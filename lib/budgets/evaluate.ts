@@ -1,6 +1,6 @@
 import "server-only";
 import { and, eq, inArray } from "drizzle-orm";
-import { type Ctx, nowOf } from "@/lib/core";
+import { type Ctx, nowOf, type PolicyStop } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { budgetAlerts, budgets } from "@/lib/db/schema";
 import { type Forecast, forecastOf, monthOf, type ProjectSpendRow, projectSpend } from "@/lib/metering";
@@ -36,11 +36,12 @@ export function scopedSpend(
  * The budget pass the worker runs every 30 s. Spend for every budgeted organization comes from three
  * aggregate queries (ledger, unmetered tail, current burn); each budget's actual and forecast are compared
  * with its thresholds in memory; each crossing not yet recorded this month is fired in its own transaction
- * (exactly once, see fireBudgetAlert), and stop_instances budgets past their grace period stop what runs.
+ * (exactly once, see fireBudgetAlert), and stop_instances budgets past their grace period stop what runs
+ * through opts.stop (lib/provisioning's policyStop, wired by the worker: see PolicyStop).
  */
 export async function evaluateBudgets(
   ctx: Ctx,
-  opts: { now?: Date; orgIds?: string[]; onAlertInserted?: AlertHook } = {},
+  opts: { now?: Date; orgIds?: string[]; onAlertInserted?: AlertHook; stop: PolicyStop },
 ): Promise<EvaluateBudgetsResult> {
   const now = opts.now ?? nowOf(ctx);
   const month = monthOf(now);
@@ -107,7 +108,7 @@ export async function evaluateBudgets(
   for (const c of capped) {
     if (c.since.getTime() + c.budget.graceMinutes * 60_000 > now.getTime()) continue;
     try {
-      result.stopped += await stopOverBudget(ctx, { ...c, month, now });
+      result.stopped += await stopOverBudget(ctx, { ...c, month, now, stop: opts.stop });
     } catch (err) {
       result.failed++;
       console.error(`[budgets] stopping instances of budget ${c.budget.id} failed`, err);

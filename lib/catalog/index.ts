@@ -31,3 +31,4 @@ export {
   parseCatalogFilters,
   type RawParams,
 } from "./schemas";
+export { insertSynthetic, type SyntheticPlan, type SyntheticSize, syntheticPlan } from "./synthetic";

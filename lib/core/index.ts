@@ -1,4 +1,7 @@
 export * from "./action-result";
 export * from "./context";
+export * from "./email";
 export * from "./errors";
+export * from "./paging";
+export * from "./policy";
 export * from "./validation";

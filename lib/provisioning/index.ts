@@ -9,6 +9,7 @@ export { type CapacityViolation, checkCapacityInvariants } from "./invariant";
 export { type LaunchResult, launch } from "./launch";
 export { applyTransition, applyTransitions, type Transition } from "./lifecycle";
 export { currentPrice, type PricingModelDb } from "./offerings";
+export { policyStop } from "./policy-stop";
 export { preemptInstance } from "./preempt";
 export {
   clusterPlacedRegions,
@@ -21,6 +22,8 @@ export {
   setProvider,
   setRegionProvider,
 } from "./providers";
+// The simulator's seeded randomness, reused by lib/telemetry's demo history so both draw the same way.
+export { hashString, mulberry32 } from "./providers/simulated/prng";
 export {
   getInstance,
   type InstanceDetail,
@@ -28,6 +31,12 @@ export {
   type InstanceListItem,
   listInstances,
 } from "./queries";
+export {
+  acceleratorOfVendor,
+  type CostEstimate,
+  estimateInstanceCosts,
+  listLaunchImages,
+} from "./queries-ui";
 export { type EtaMethod, expectedWait, type QueueInsight, queueInsight, type WaitEstimate } from "./queue";
 export {
   DEFAULT_QUOTA_GPUS,

@@ -67,5 +67,5 @@ export async function seedIfEmpty(opts: {
   return { seeded, signInLines };
 }
 
-export { seedCatalog } from "./catalog";
+export { type CatalogSeedData, catalogSeedData, ensureCatalogSeeded, seedCatalog } from "./catalog";
 export { createDemoOrg, createUser } from "./demo";

@@ -1,5 +1,4 @@
-import { mulberry32 } from "@/lib/provisioning/providers/simulated/prng";
-import type { LaunchSpecInput } from "@/lib/provisioning/schemas";
+import { type LaunchSpecInput, mulberry32 } from "@/lib/provisioning";
 
 /**
  * What the people of the demo organization did over the history window, as a seeded, pure plan of user

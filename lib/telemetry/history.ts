@@ -4,7 +4,9 @@ import { type Ctx, DomainError, NotFoundError, systemCtx, type UserActor } from 
 import { getDb } from "@/lib/db/client";
 import {
   cancel,
+  hashString,
   launch,
+  mulberry32,
   type Provider,
   placeQueuedInstances,
   reconcileInstances,
@@ -12,7 +14,6 @@ import {
   stop,
   terminate,
 } from "@/lib/provisioning";
-import { hashString, mulberry32 } from "@/lib/provisioning/providers/simulated/prng";
 import { backfillMetrics } from "./history-metrics";
 import { type HistoryProfile, type PlannedAction, planHistory } from "./history-plan";
 import { defaultProvider } from "./provider";

@@ -23,6 +23,14 @@ export {
   instanceLogsQuerySchema,
 } from "./logs";
 export {
+  type OfferingWaitPoint,
+  type OfferingWaitSeries,
+  type QueueWaitsByOffering,
+  type QueueWaitsByOfferingQuery,
+  queueWaitsByOffering,
+  queueWaitsByOfferingSchema,
+} from "./queries-charts";
+export {
   type ExpectedWait,
   expectedWaits,
   type QueueDepth,

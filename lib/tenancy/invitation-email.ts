@@ -1,6 +1,6 @@
 import { defaultLocale, isLocale, type Locale } from "@/i18n/config";
 import type { OrgRole } from "@/lib/access";
-import { type EmailMessage, renderEmail } from "@/lib/notify";
+import { type EmailMessage, formatMessage, publicBaseUrl, renderEmail } from "@/lib/notify";
 import { messagesFor } from "@/messages";
 
 export type InvitationEmailInput = {
@@ -14,17 +14,8 @@ export type InvitationEmailInput = {
   locale?: string;
 };
 
-/** Where the console is reached from outside; links in emails must be absolute. */
-export function publicBaseUrl(): string {
-  return (process.env.NEXTAUTH_URL ?? "http://localhost:3000").replace(/\/$/, "");
-}
-
 export function invitationLink(token: string): string {
   return `${publicBaseUrl()}/invite/${encodeURIComponent(token)}`;
-}
-
-function fill(template: string, vars: Record<string, string>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, key: string) => vars[key] ?? whole);
 }
 
 /**
@@ -41,11 +32,13 @@ export function invitationEmail(input: InvitationEmailInput): EmailMessage {
     role: catalog.Roles[input.role],
     date: new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(input.expiresAt),
   };
+  // ICU MessageFormat, as every other email's texts (the catalog strings only use {name} placeholders).
+  const fill = (src: string) => formatMessage(locale, src, vars);
   const { text, html } = renderEmail({
-    title: fill(m.title, vars),
-    paragraphs: [fill(m.intro, vars), fill(m.roleLine, vars)],
+    title: fill(m.title),
+    paragraphs: [fill(m.intro), fill(m.roleLine)],
     action: { label: m.action, url: invitationLink(input.token) },
-    footer: `${fill(m.expires, vars)} ${m.ignore}`,
+    footer: `${fill(m.expires)} ${m.ignore}`,
   });
-  return { to: input.to, subject: fill(m.subject, vars), text, html, orgId: input.orgId };
+  return { to: input.to, subject: fill(m.subject), text, html, orgId: input.orgId };
 }

@@ -1,6 +1,5 @@
 import { z } from "zod";
-// The leaf schema module, not lib/auth's index: lib/auth depends on lib/tenancy, so the index would be a cycle.
-import { emailSchema } from "@/lib/auth/schemas";
+import { emailSchema } from "@/lib/core";
 import { TENANCY_FIELD_MESSAGES as M } from "./field-messages";
 
 /** Roles an invitation or a role change may grant (validated again against the actor's own role). */

@@ -3,7 +3,7 @@ import { evaluateBudgets } from "@/lib/budgets";
 import { systemCtx } from "@/lib/core";
 import { meterUsage } from "@/lib/metering";
 import { deliverOutbox } from "@/lib/notify";
-import { placeQueuedInstances, reconcileInstances } from "@/lib/provisioning";
+import { placeQueuedInstances, policyStop, reconcileInstances } from "@/lib/provisioning";
 import { ingestMetrics, rollupMetrics } from "@/lib/telemetry";
 
 export type PeriodicTask = {
@@ -69,14 +69,14 @@ export const periodicTasks: PeriodicTask[] = [
     name: "budgets-evaluate",
     everySeconds: 30,
     run: async () => {
-      await evaluateBudgets(systemCtx("policy"));
+      await evaluateBudgets(systemCtx("policy"), { stop: policyStop });
     },
   },
   {
     name: "autoshutdown-evaluate",
     everySeconds: 30,
     run: async () => {
-      await evaluateAutoShutdown(systemCtx("policy"));
+      await evaluateAutoShutdown(systemCtx("policy"), { stop: policyStop });
     },
   },
 ];

@@ -3,8 +3,8 @@ import { evaluateBudgets } from "@/lib/budgets";
 import { systemCtx } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { monthOf, projectSpend } from "@/lib/metering";
-import { seedImages } from "@/lib/provisioning";
-import { ensureCatalogSeeded } from "@/lib/seed/catalog";
+import { policyStop, seedImages } from "@/lib/provisioning";
+import { ensureCatalogSeeded } from "@/lib/seed";
 import type { Benchmark } from "./types";
 
 const ORGS = 2_000;
@@ -71,7 +71,7 @@ export const budgetsEvaluate: Benchmark = {
     await db.execute(sql`vacuum analyze`);
     const loadS = (performance.now() - t0) / 1000;
     const t1 = performance.now();
-    const first = await evaluateBudgets(systemCtx("bench"), { now: NOW });
+    const first = await evaluateBudgets(systemCtx("bench"), { now: NOW, stop: policyStop });
     const firstS = (performance.now() - t1) / 1000;
     return {
       baseline: "aggregate: sum(amount) per org × project",
@@ -97,7 +97,7 @@ export const budgetsEvaluate: Benchmark = {
         {
           name: "evaluateBudgets (10,000 budgets)",
           run: async () => {
-            const r = await evaluateBudgets(systemCtx("bench"), { now: NOW });
+            const r = await evaluateBudgets(systemCtx("bench"), { now: NOW, stop: policyStop });
             if (r.alerts !== 0 || r.failed !== 0)
               throw new Error(`steady state expected, got ${JSON.stringify(r)}`);
           },

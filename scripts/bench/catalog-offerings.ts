@@ -1,9 +1,8 @@
 import { sql } from "drizzle-orm";
 import { signUp } from "@/lib/auth";
-import { listOfferings } from "@/lib/catalog";
-import { insertSynthetic, syntheticPlan } from "@/lib/catalog/synthetic";
+import { insertSynthetic, listOfferings, syntheticPlan } from "@/lib/catalog";
 import { getDb } from "@/lib/db/client";
-import { ensureCatalogSeeded } from "@/lib/seed/catalog";
+import { ensureCatalogSeeded } from "@/lib/seed";
 import type { Benchmark } from "./types";
 
 /** listOfferings (filters + sort + page + live availability) against a bare count of the same price rows. */

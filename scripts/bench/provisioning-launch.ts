@@ -4,7 +4,7 @@ import type { Ctx } from "@/lib/core";
 import { getDb, getPool } from "@/lib/db/client";
 import { quotas } from "@/lib/db/schema";
 import { launch, seedImages } from "@/lib/provisioning";
-import { ensureCatalogSeeded } from "@/lib/seed/catalog";
+import { ensureCatalogSeeded } from "@/lib/seed";
 import type { Benchmark } from "./types";
 
 const CALLERS = 50;

@@ -3,7 +3,7 @@ import { signUp } from "@/lib/auth";
 import { systemCtx } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { placeQueuedInstances, seedImages } from "@/lib/provisioning";
-import { ensureCatalogSeeded } from "@/lib/seed/catalog";
+import { ensureCatalogSeeded } from "@/lib/seed";
 import type { Benchmark } from "./types";
 
 const NODES = 2000;

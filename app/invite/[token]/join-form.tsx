@@ -6,7 +6,7 @@ import { type FormEvent, startTransition, useActionState, useEffect, useRef } fr
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
-import type { ActionResult } from "@/lib/core/action-result";
+import type { ActionResult } from "@/lib/core";
 
 type Joined = ActionResult<{ orgSlug: string; email: string }>;
 

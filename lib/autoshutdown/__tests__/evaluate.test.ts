@@ -8,6 +8,7 @@ import {
   scriptedInstance,
   testClock,
 } from "@/lib/metering/__tests__/fixtures";
+import { policyStop } from "@/lib/provisioning";
 import { auditOf, lastEvent, mailsTo, noticesOf, samples, stateOf } from "./helpers";
 
 let cat: BillingCatalog;
@@ -26,7 +27,8 @@ const running = (at: string): Array<[string, string]> => [
 async function notebook(autoShutdown: unknown, since = "2030-05-06T08:00:00Z") {
   const org = await newBillingOrg(testClock(since), "idle");
   const inst = await scriptedInstance(org, cat, running(since), { autoShutdown, name: "nb-train" });
-  const evaluate = (at: string) => evaluateAutoShutdown(worker, { now: new Date(at), orgIds: [org.org.id] });
+  const evaluate = (at: string) =>
+    evaluateAutoShutdown(worker, { now: new Date(at), orgIds: [org.org.id], stop: policyStop });
   return { org, inst, evaluate };
 }
 

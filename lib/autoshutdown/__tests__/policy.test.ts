@@ -17,7 +17,7 @@ import {
   scriptedInstance,
   testClock,
 } from "@/lib/metering/__tests__/fixtures";
-import { launch } from "@/lib/provisioning";
+import { launch, policyStop } from "@/lib/provisioning";
 import { auditOf, lastEvent, stateOf } from "./helpers";
 
 let cat: BillingCatalog;
@@ -162,7 +162,11 @@ describe("snooze", () => {
       { autoShutdown: { idle: null, maxRuntimeMinutes: 60 } },
     );
     const evaluate = (at: string) =>
-      evaluateAutoShutdown(systemCtx("policy"), { now: new Date(at), orgIds: [org.org.id] });
+      evaluateAutoShutdown(systemCtx("policy"), {
+        now: new Date(at),
+        orgIds: [org.org.id],
+        stop: policyStop,
+      });
     expect(await evaluate("2030-05-06T10:50:00Z")).toMatchObject({ warned: 1 });
     return { org, inst, evaluate, member: await org.as("member") };
   }

@@ -13,7 +13,7 @@ import {
   scriptedInstance,
   testClock,
 } from "@/lib/metering/__tests__/fixtures";
-import { launch, start } from "@/lib/provisioning";
+import { launch, policyStop, start } from "@/lib/provisioning";
 
 let cat: BillingCatalog;
 beforeAll(async () => {
@@ -114,7 +114,7 @@ describe("budget actions at 100 %", () => {
     const run = async (at: string) => {
       clock.set(at);
       await meterUsage(worker, { now: clock.now(), orgIds: [org.org.id] });
-      return evaluateBudgets(worker, { now: clock.now(), orgIds: [org.org.id] });
+      return evaluateBudgets(worker, { now: clock.now(), orgIds: [org.org.id], stop: policyStop });
     };
     expect(await run("2030-05-01T05:00:00Z")).toMatchObject({ stopped: 0 });
     const warning = (await mailsTo(org.org.id)).find((m) => m.subject.includes("at 100%"));
@@ -142,7 +142,7 @@ describe("budget actions at 100 %", () => {
       actionAt100: "stop_instances",
       graceMinutes: 30,
     });
-    await evaluateBudgets(worker, { now: clock.now(), orgIds: [org.org.id] });
+    await evaluateBudgets(worker, { now: clock.now(), orgIds: [org.org.id], stop: policyStop });
     await updateBudget(org.ctx, org.slug, b.id, {
       name: "Raised",
       amountUsd: 100,
@@ -150,7 +150,9 @@ describe("budget actions at 100 %", () => {
       graceMinutes: 30,
     });
     clock.set("2030-05-01T05:30:00Z");
-    expect(await evaluateBudgets(worker, { now: clock.now(), orgIds: [org.org.id] })).toMatchObject({
+    expect(
+      await evaluateBudgets(worker, { now: clock.now(), orgIds: [org.org.id], stop: policyStop }),
+    ).toMatchObject({
       stopped: 0,
     });
     expect(await stateOf(inst.id)).toBe("running");

@@ -14,6 +14,7 @@ import {
 } from "@/lib/metering/__tests__/fixtures";
 import { deliverOutbox, retryDelayMs } from "@/lib/notify";
 import { startTestSmtp, type TestSmtp, useOwnDatabase } from "@/lib/notify/__tests__/helpers";
+import { policyStop } from "@/lib/provisioning";
 
 // Delivery reads the whole outbox, so this file works in a database of its own (see useOwnDatabase).
 let smtp: TestSmtp;
@@ -57,10 +58,10 @@ async function setup(over: Record<string, unknown> = {}) {
     recipientEmails: [FINANCE],
     ...over,
   });
-  const run = async (at: string, opts: Parameters<typeof evaluateBudgets>[1] = {}) => {
+  const run = async (at: string, opts: Partial<Parameters<typeof evaluateBudgets>[1]> = {}) => {
     clock.set(at);
     await meterUsage(worker, { now: clock.now(), orgIds: [org.org.id] });
-    return evaluateBudgets(worker, { now: clock.now(), orgIds: [org.org.id], ...opts });
+    return evaluateBudgets(worker, { now: clock.now(), orgIds: [org.org.id], stop: policyStop, ...opts });
   };
   return { org, budget, clock, run };
 }
@@ -113,7 +114,7 @@ describe("budget alerts by email", () => {
     clock.set("2030-03-01T20:05:00Z");
     await meterUsage(worker, { now: clock.now(), orgIds: [org.org.id] });
     const both = await Promise.all(
-      [1, 2].map(() => evaluateBudgets(worker, { now: clock.now(), orgIds: [org.org.id] })),
+      [1, 2].map(() => evaluateBudgets(worker, { now: clock.now(), orgIds: [org.org.id], stop: policyStop })),
     );
     expect(both.reduce((n, r) => n + r.alerts, 0)).toBe(2);
     await deliver();

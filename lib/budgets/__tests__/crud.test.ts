@@ -2,19 +2,17 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import {
   createBudget,
-  createNotification,
   deleteBudget,
   getBudget,
   listBudgetAlerts,
   listBudgets,
-  listNotifications,
-  markNotificationsRead,
   updateBudget,
 } from "@/lib/budgets";
 import { ForbiddenError, NotFoundError, ValidationError } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { auditLog, budgets } from "@/lib/db/schema";
 import { newBillingOrg, testClock } from "@/lib/metering/__tests__/fixtures";
+import { createNotification, listNotifications, markNotificationsRead } from "@/lib/notify";
 
 const clock = () => testClock("2030-06-10T12:00:00Z");
 const fields = (e: unknown) => Object.keys((e as ValidationError).fieldErrors ?? {});

@@ -1,9 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { createNotification, listNotifications, markNotificationsRead } from "@/lib/budgets";
 import { NotFoundError } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { newBillingOrg, testClock } from "@/lib/metering/__tests__/fixtures";
-import { countUnreadNotifications } from "../queries-ui";
+import {
+  countUnreadNotifications,
+  createNotification,
+  listNotifications,
+  markNotificationsRead,
+} from "@/lib/notify";
 
 const at = new Date("2030-06-01T10:00:00Z");
 const notice = (orgId: string, userId: string | null, key: string) => ({

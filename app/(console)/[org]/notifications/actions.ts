@@ -3,8 +3,8 @@
 import { revalidatePath } from "next/cache";
 import { costActionError } from "@/components/costs/action-error";
 import { requireUserCtx } from "@/lib/auth/session";
-import { listNotifications, markNotificationsRead } from "@/lib/budgets";
 import type { ActionResult } from "@/lib/core";
+import { listNotifications, markNotificationsRead } from "@/lib/notify";
 
 /** Mark the posted notification ids read (`all` = every unread one the reader can see). */
 export async function markReadAction(

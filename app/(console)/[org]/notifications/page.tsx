@@ -3,7 +3,7 @@ import { getTranslations } from "next-intl/server";
 import { RelativeTime } from "@/components/admin/relative-time";
 import { MarkReadButton } from "@/components/costs/mark-read-button";
 import { notificationTexter } from "@/components/costs/notification-text";
-import { listNotifications } from "@/lib/budgets";
+import { listNotifications } from "@/lib/notify";
 import { getOrgPageContext } from "../org-context";
 import { markReadAction } from "./actions";
 

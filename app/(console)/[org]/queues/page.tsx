@@ -3,8 +3,7 @@ import { parseRange, RangeSelector, TimeSeriesChart } from "@/components/charts"
 import { ChartFilters } from "@/components/charts/chart-filters";
 import type { ChartSeries } from "@/components/charts/series";
 import { listGpuModels, listRegions } from "@/lib/catalog";
-import { expectedWaits, type QueueWaitPoint, queueWaitSeries } from "@/lib/telemetry";
-import { queueWaitsByOffering } from "@/lib/telemetry/queries-charts";
+import { expectedWaits, type QueueWaitPoint, queueWaitSeries, queueWaitsByOffering } from "@/lib/telemetry";
 import { getOrgPageContext } from "../org-context";
 import { type DepthRow, QueueDepthTable } from "./queue-depth-table";
 

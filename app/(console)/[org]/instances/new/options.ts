@@ -7,7 +7,7 @@ import type {
 } from "@/components/instances/launch-options";
 import { listGpuModels, listOfferings } from "@/lib/catalog";
 import type { Ctx } from "@/lib/core";
-import { acceleratorOfVendor, listLaunchImages } from "@/lib/provisioning/queries-ui";
+import { acceleratorOfVendor, listLaunchImages } from "@/lib/provisioning";
 import { listProjects } from "@/lib/tenancy";
 
 const PAGE = 100;

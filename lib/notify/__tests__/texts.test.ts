@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { costTexts, formatMessage } from "@/lib/budgets/texts";
+import { costTexts, formatMessage } from "@/lib/notify";
 
 describe("formatMessage", () => {
   it("fills arguments, unescapes '' and picks plural branches with #", () => {

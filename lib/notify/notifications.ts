@@ -1,5 +1,9 @@
 import "server-only";
-import { and, desc, eq, inArray, isNull, or } from "drizzle-orm";
+/*
+ * In-console notifications. Kinds (CostNotices messages render them): budget.actual, budget.forecast,
+ * budget.stopped, autoshutdown.warning, autoshutdown.stopped.
+ */
+import { and, count, desc, eq, inArray, isNull, or } from "drizzle-orm";
 import { requireOrgAccess } from "@/lib/access";
 import { type Ctx, nowOf } from "@/lib/core";
 import { type Executor, getDb } from "@/lib/db/client";
@@ -86,4 +90,23 @@ export async function markNotificationsRead(ctx: Ctx, orgSlug: string, ids: stri
     )
     .returning({ id: notifications.id });
   return rows.length;
+}
+
+/**
+ * How many of the organization's notifications the signed-in user has not read (theirs and the
+ * organization-wide ones, as listNotifications shows them), counted in SQL for the console header.
+ */
+export async function countUnreadNotifications(ctx: Ctx, orgSlug: string): Promise<number> {
+  const { org, userId } = await requireOrgAccess(ctx, orgSlug, "viewer");
+  const [row] = await (ctx.tx ?? getDb())
+    .select({ n: count() })
+    .from(notifications)
+    .where(
+      and(
+        eq(notifications.orgId, org.id),
+        or(isNull(notifications.userId), eq(notifications.userId, userId)),
+        isNull(notifications.readAt),
+      ),
+    );
+  return row?.n ?? 0;
 }
