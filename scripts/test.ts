@@ -64,6 +64,7 @@ if (!skipE2e && !chromium()) {
 const bin = (name: string) => `node_modules/.bin/${name}`;
 run("typecheck", bin("tsc"), ["--noEmit"]);
 run("lint", bin("biome"), ["check", "."]);
+run("layers (lib/ domain graph)", "node", ["--import", "tsx", "scripts/check-layers.ts"]);
 run(
   "unit + integration (vitest, real PostgreSQL)",
   bin("vitest"),
