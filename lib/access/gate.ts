@@ -19,6 +19,9 @@ export async function requireOrgAccess(
   min: OrgRole = "viewer",
 ): Promise<OrgAccess> {
   if (ctx.actor.kind !== "user") throw new UnauthorizedError();
+  // No slug holds a control character or runs this long; such a URL names nothing (and a NUL would make
+  // PostgreSQL fail the query instead of finding no row).
+  if (orgSlug.length > 200 || hasControlChar(orgSlug)) throw new NotFoundError("Organization");
   const exec = ctx.tx ?? getDb();
   const [row] = await exec
     .select({
@@ -40,6 +43,11 @@ export async function requireOrgAccess(
   const { role, ...org } = row;
   if (!roleAtLeast(role, min)) throw new ForbiddenError(`This needs the ${min} role or higher`);
   return { org, role, userId: ctx.actor.userId };
+}
+
+function hasControlChar(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) < 0x20) return true;
+  return false;
 }
 
 /** Organizations the acting user belongs to, for the switcher and the landing redirect. */

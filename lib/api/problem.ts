@@ -17,9 +17,11 @@ const TITLES: Record<number, string> = {
   403: "Forbidden",
   404: "Not Found",
   409: "Conflict",
+  405: "Method Not Allowed",
   413: "Content Too Large",
   422: "Unprocessable Content",
   429: "Too Many Requests",
+  431: "Request Header Fields Too Large",
   500: "Internal Server Error",
 };
 
@@ -37,13 +39,16 @@ export function errorToProblem(err: unknown, instance?: string): Response {
     if (err instanceof RateLimitedError) headers["retry-after"] = String(err.retryAfterSeconds);
     // RFC 9110: a 401 names the scheme that would work.
     if (err instanceof UnauthorizedError) headers["www-authenticate"] = 'Bearer realm="forja"';
+    // A ValidationError carries its field errors in `details` too; the API names them once, as `errors`.
+    const { fieldErrors: _dup, ...rest } = err.details;
+    const details = err instanceof ValidationError ? rest : err.details;
     const body: Problem = {
       type: `https://forja.dev/problems/${err.code}`,
       title: TITLES[err.status] ?? err.name,
       status: err.status,
       detail: err.message,
       instance,
-      ...err.details,
+      ...details,
     };
     if (err instanceof ValidationError) body.errors = err.fieldErrors;
     return problemResponse(body, headers);

@@ -20,7 +20,9 @@ export type GpuCountOption = (typeof GPU_COUNT_OPTIONS)[number];
 export const PAGE_SIZES = [10, 20, 50, 100] as const;
 export const DEFAULT_PAGE_SIZE = 20;
 
-const code = z.string().regex(/^[a-z0-9][a-z0-9.-]{0,62}$/);
+const code = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9.-]{0,62}$/, "Must be 1–63 lowercase letters, digits, dots or hyphens");
 const list = (item: z.ZodString) => z.array(item).max(50);
 
 /**
@@ -29,7 +31,9 @@ const list = (item: z.ZodString) => z.array(item).max(50);
  */
 const fields = {
   region: list(code).default([]),
-  jurisdiction: list(z.string().regex(/^[A-Z]{2,8}$/)).default([]),
+  jurisdiction: list(z.string().regex(/^[A-Z]{2,8}$/, "Must be 2–8 capital letters, e.g. EU or US")).default(
+    [],
+  ),
   gpu: list(code).default([]),
   minMemoryGib: z.coerce.number().int().min(1).max(4096).optional(),
   gpuCount: z.enum(GPU_COUNT_OPTIONS).optional(),

@@ -1,7 +1,8 @@
 import "server-only";
 import { and, eq, or } from "drizzle-orm";
+import type { z } from "zod";
 import { type OrgAccess, type OrgRole, requireOrgAccess } from "@/lib/access";
-import { type Ctx, NotFoundError } from "@/lib/core";
+import { type Ctx, NotFoundError, parseInput } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { projects } from "@/lib/db/schema";
 
@@ -30,4 +31,20 @@ export async function costScope(
     );
   if (!row) throw new NotFoundError("Project");
   return { ...access, projectId: row.id };
+}
+
+/**
+ * Authorize, then parse: the organization (role checked) first, so a stranger's or a weaker role's bad input
+ * is a 404/403 and never a field list; then the input; then its project, if it names one.
+ */
+export async function costScopeOf<S extends z.ZodType<{ project?: string | null }>>(
+  ctx: Ctx,
+  orgSlug: string,
+  schema: S,
+  raw: unknown,
+  min: OrgRole = "viewer",
+): Promise<OrgAccess & { projectId: string | null; input: z.output<S> }> {
+  await requireOrgAccess(ctx, orgSlug, min);
+  const input = parseInput(schema, raw);
+  return { ...(await costScope(ctx, orgSlug, input.project, min)), input };
 }

@@ -1,8 +1,8 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { type Ctx, nowOf, parseInput } from "@/lib/core";
+import { type Ctx, nowOf } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
-import { costScope } from "./access";
+import { costScope, costScopeOf } from "./access";
 import { monthOf, parseMonth } from "./period";
 import { type MonthInput, monthSchema } from "./schemas";
 
@@ -36,8 +36,7 @@ export type MonthlyEnergy = {
 
 /** Energy and carbon per instance for a month (default: the current one), from the 5-minute power rollups. */
 export async function monthlyEnergy(ctx: Ctx, orgSlug: string, raw: MonthInput = {}): Promise<MonthlyEnergy> {
-  const input = parseInput(monthSchema, raw);
-  const { org, projectId } = await costScope(ctx, orgSlug, input.project);
+  const { org, projectId, input } = await costScopeOf(ctx, orgSlug, monthSchema, raw);
   const month = input.month ? parseMonth(input.month) : monthOf(nowOf(ctx));
   const res = await (ctx.tx ?? getDb()).execute<{
     instance_id: string;

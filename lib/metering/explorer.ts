@@ -1,8 +1,8 @@
 import "server-only";
 import { type SQL, sql } from "drizzle-orm";
-import { type Ctx, parseInput } from "@/lib/core";
+import type { Ctx } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
-import { costScope } from "./access";
+import { costScopeOf } from "./access";
 import {
   type CostGroup,
   type DailyCostInput,
@@ -39,8 +39,7 @@ const GROUP_LABEL: Record<CostGroup, SQL> = {
  * with date_trunc over the ledger (metered hours only: the current hour appears after the next pass).
  */
 export async function dailyCost(ctx: Ctx, orgSlug: string, raw: DailyCostInput): Promise<DailyCost> {
-  const input = parseInput(dailyCostSchema, raw);
-  const { org, projectId } = await costScope(ctx, orgSlug, input.project);
+  const { org, projectId, input } = await costScopeOf(ctx, orgSlug, dailyCostSchema, raw);
   const key = GROUP_KEY[input.groupBy];
   const res = await (ctx.tx ?? getDb()).execute<{
     day: string;
@@ -96,8 +95,7 @@ export async function topInstances(
   orgSlug: string,
   raw: TopInstancesInput,
 ): Promise<TopInstance[]> {
-  const input = parseInput(topInstancesSchema, raw);
-  const { org, projectId } = await costScope(ctx, orgSlug, input.project);
+  const { org, projectId, input } = await costScopeOf(ctx, orgSlug, topInstancesSchema, raw);
   const res = await (ctx.tx ?? getDb()).execute<{
     instance_id: string;
     name: string;

@@ -1,8 +1,8 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { type Ctx, parseInput } from "@/lib/core";
+import type { Ctx } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
-import { costScope } from "./access";
+import { costScopeOf } from "./access";
 import { type CostRangeInput, costRangeSchema } from "./schemas";
 
 export const LEDGER_CSV_COLUMNS = [
@@ -51,8 +51,7 @@ export async function exportLedgerCsv(
   opts: { batchSize?: number } = {},
 ): Promise<{ filename: string; lines: AsyncGenerator<string> }> {
   const batch = opts.batchSize ?? BATCH;
-  const input = parseInput(costRangeSchema, raw);
-  const { org, projectId } = await costScope(ctx, orgSlug, input.project);
+  const { org, projectId, input } = await costScopeOf(ctx, orgSlug, costRangeSchema, raw);
   const exec = ctx.tx ?? getDb();
   const day = (d: Date) => d.toISOString().slice(0, 10);
   async function* lines(): AsyncGenerator<string> {

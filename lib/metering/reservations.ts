@@ -68,14 +68,18 @@ async function quote(
   };
 }
 
-/** The price of a reservation if bought now, from the catalog's term prices. Any member may ask. */
+/**
+ * The price of a reservation if bought now, from the catalog's term prices. Any role may ask, viewers too (as
+ * docs/api.md says): a quote writes nothing and shows only catalog prices a viewer already sees.
+ */
 export async function quoteReservation(
   ctx: Ctx,
   orgSlug: string,
   raw: ReservationInput,
 ): Promise<ReservationQuote> {
+  // Authorize before validating, so a stranger's bad body is a 404, not a field list.
+  const { org } = await requireOrgAccess(ctx, orgSlug, "viewer");
   const input = parseInput(reservationSchema, raw);
-  const { org } = await requireOrgAccess(ctx, orgSlug, "member");
   return quote(ctx.tx ?? getDb(), org, input, nowOf(ctx));
 }
 
@@ -84,10 +88,10 @@ export async function quoteReservation(
  * now, at the quoted rate. Metering bills it every hour, covering matching usage first.
  */
 export async function purchaseReservation(ctx: Ctx, orgSlug: string, raw: ReservationInput) {
-  const input = parseInput(reservationSchema, raw);
   return withTx(ctx.tx, async (tx) => {
     const c: Ctx = { ...ctx, tx };
     const { org, userId } = await requireOrgAccess(c, orgSlug, "admin");
+    const input = parseInput(reservationSchema, raw);
     const q = await quote(tx, org, input, nowOf(ctx));
     const [row] = await tx
       .insert(reservations)

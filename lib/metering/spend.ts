@@ -1,9 +1,9 @@
 import "server-only";
 import { eq } from "drizzle-orm";
-import { type Ctx, nowOf, parseInput } from "@/lib/core";
+import { type Ctx, nowOf } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { meteringCursors } from "@/lib/db/schema";
-import { costScope } from "./access";
+import { costScopeOf } from "./access";
 import { type Forecast, forecastOf } from "./forecast";
 import { monthOf } from "./period";
 import { type MonthInput, monthSchema } from "./schemas";
@@ -24,8 +24,7 @@ export async function forecastMonthEnd(
   orgSlug: string,
   raw: Pick<MonthInput, "project"> = {},
 ): Promise<Forecast & { currency: "USD"; meteredUntil: Date | null }> {
-  const input = parseInput(monthSchema.pick({ project: true }), raw);
-  const { org, projectId } = await costScope(ctx, orgSlug, input.project);
+  const { org, projectId } = await costScopeOf(ctx, orgSlug, monthSchema.pick({ project: true }), raw);
   const now = nowOf(ctx);
   const month = monthOf(now);
   const exec = ctx.tx ?? getDb();

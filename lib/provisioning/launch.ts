@@ -43,11 +43,12 @@ function addError(errors: FieldErrors, field: string, message: string) {
  * and returns at once; the scheduler places it. Any refusal writes nothing.
  */
 export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<LaunchResult> {
-  const spec = parseInput(launchSpecSchema, raw);
   return withTx(ctx.tx, async (tx) => {
     const c: Ctx = { ...ctx, tx };
     const now = nowOf(ctx);
+    // Authorize before validating: a viewer's (or a stranger's) bad body is a 403/404, not a field list.
     const { org, role } = await requireOrgAccess(c, orgSlug, "member");
+    const spec = parseInput(launchSpecSchema, raw);
 
     if (spec.idempotencyKey) {
       await tx.execute(advisoryXactLock("forja:launch-key", `${org.id}/${spec.idempotencyKey}`));

@@ -36,8 +36,8 @@ export async function fleetCapacitySeries(
   ctx: Ctx,
   raw: FleetCapacityQuery & { now?: Date },
 ): Promise<FleetCapacitySeries> {
-  const { range } = parseInput(fleetCapacityQuerySchema, raw);
   requireOperator(ctx);
+  const { range } = parseInput(fleetCapacityQuerySchema, raw);
   const now = raw.now ?? nowOf(ctx);
   const from = new Date(now.getTime() - RANGE_SPECS[range].seconds * 1000);
   const bin = ANALYTICS_BIN_SECONDS[range];

@@ -35,8 +35,8 @@ export async function instanceLogs(
   instanceId: string,
   raw: InstanceLogsQuery & { now?: Date; provider?: Provider } = {},
 ): Promise<InstanceLogs> {
-  const { since, limit } = parseInput(instanceLogsQuerySchema, raw);
   const { org } = await requireOrgAccess(ctx, orgSlug, "viewer");
+  const { since, limit } = parseInput(instanceLogsQuerySchema, raw);
   if (!UUID_RE.test(instanceId)) throw new NotFoundError("Instance");
   const exec = ctx.tx ?? getDb();
   const [inst] = await loadProviderInstances(exec, sql`i.id = ${instanceId} and i.org_id = ${org.id}`);

@@ -59,8 +59,8 @@ export async function queueWaitsByOffering(
   ctx: Ctx,
   raw: QueueWaitsByOfferingQuery & { now?: Date },
 ): Promise<QueueWaitsByOffering> {
-  const q = parseInput(queueWaitsByOfferingSchema, raw);
   if (ctx.actor.kind !== "user" && ctx.actor.kind !== "system") throw new UnauthorizedError();
+  const q = parseInput(queueWaitsByOfferingSchema, raw);
   const now = raw.now ?? nowOf(ctx);
   const from = new Date(now.getTime() - RANGE_SPECS[q.range].seconds * 1000);
   const bin = seconds(ANALYTICS_BIN_SECONDS[q.range]);

@@ -76,8 +76,8 @@ export async function queueWaitSeries(
   ctx: Ctx,
   raw: QueueWaitQuery & { now?: Date },
 ): Promise<QueueWaitSeries> {
-  const q = parseInput(queueWaitQuerySchema, raw);
   if (ctx.actor.kind !== "user" && ctx.actor.kind !== "system") throw new UnauthorizedError();
+  const q = parseInput(queueWaitQuerySchema, raw);
   const now = raw.now ?? nowOf(ctx);
   const from = new Date(now.getTime() - RANGE_SPECS[q.range].seconds * 1000);
   const bin = ANALYTICS_BIN_SECONDS[q.range];

@@ -70,8 +70,8 @@ export async function utilizationSeries(
   instanceId: string,
   raw: UtilizationQuery & { now?: Date },
 ): Promise<UtilizationSeries> {
-  const { range, metric } = parseInput(utilizationQuerySchema, raw);
   const { org } = await requireOrgAccess(ctx, orgSlug, "viewer");
+  const { range, metric } = parseInput(utilizationQuerySchema, raw);
   if (!UUID_RE.test(instanceId)) throw new NotFoundError("Instance");
   const exec = ctx.tx ?? getDb();
   const [inst] = await loadProviderInstances(exec, sql`i.id = ${instanceId} and i.org_id = ${org.id}`);

@@ -93,10 +93,11 @@ export async function createApiToken(
   orgSlug: string,
   raw: CreateApiTokenInput | unknown,
 ): Promise<{ token: ApiTokenView; secret: string }> {
-  const input = parseInput(createApiTokenSchema, raw);
   const now = nowOf(ctx);
   return withTx(ctx.tx, async (tx) => {
+    // Authorize before validating: a viewer's bad form is a refusal, not a field list.
     const access = await requireOrgAccess({ ...ctx, tx }, orgSlug, "member");
+    const input = parseInput(createApiTokenSchema, raw);
     const prefix = `forja_${randomBytes(4).toString("hex")}`;
     const secret = `${prefix}_${randomBytes(32).toString("hex")}`;
     const [row] = await tx

@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { requireOrgAccess } from "@/lib/access";
 import { getOffering } from "@/lib/catalog";
 import { type Ctx, parseInput } from "@/lib/core";
 import { expectedWait } from "../queue";
@@ -16,6 +17,8 @@ export const launchPreviewQuerySchema = z.object({
  * GPU model in that region, and the expected wait for a launch queued now.
  */
 export async function launchPreview(ctx: Ctx, orgSlug: string, query: unknown): Promise<LaunchPreviewView> {
+  // Authorize before validating: a stranger's bad query is a 404, not a field list.
+  await requireOrgAccess(ctx, orgSlug, "viewer");
   const q = parseInput(launchPreviewQuerySchema, query);
   const offering = await getOffering(ctx, orgSlug, { instanceTypeId: q.instanceType, regionCode: q.region });
   const [quota, wait] = await Promise.all([

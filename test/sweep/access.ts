@@ -1,0 +1,124 @@
+/**
+ * Who may use each route, page and server action. The sweeps enumerate app/ themselves and fail on anything
+ * found here without an entry (and on entries that no longer exist), so a new route is classified by whoever
+ * adds it, and then swept for tenant isolation, role refusals and anonymous access without anyone listing it.
+ *
+ * Levels: "public" (no sign-in), "signed-in" (any signed-in user, no organization), an organization role
+ * (viewer < member < admin < owner: the least that is allowed), "operator" (platform admins only).
+ */
+export type OrgLevel = "viewer" | "member" | "admin" | "owner";
+export type Level = "public" | "signed-in" | OrgLevel | "operator";
+
+/** Route handlers by "METHOD /path/[param]" (route groups removed). */
+export const API_ACCESS: Record<string, Level> = {
+  "GET /api/health": "public",
+  "GET /api/v1/openapi.json": "public",
+  // next-auth's own endpoints (sign-in, callback, session, csrf): public by design, exercised by the
+  // sign-in/SSO journeys in e2e/, not by this sweep.
+  "GET /api/auth/[...nextauth]": "public",
+  "POST /api/auth/[...nextauth]": "public",
+  "GET /api/v1/me": "signed-in",
+  "GET /api/v1/orgs/[org]/catalog/offerings": "viewer",
+  "GET /api/v1/orgs/[org]/projects": "viewer",
+  "GET /api/v1/orgs/[org]/instances": "viewer",
+  "POST /api/v1/orgs/[org]/instances": "member",
+  "GET /api/v1/orgs/[org]/instances/launch-preview": "viewer",
+  "GET /api/v1/orgs/[org]/instances/[id]": "viewer",
+  "GET /api/v1/orgs/[org]/instances/[id]/logs": "viewer",
+  "GET /api/v1/orgs/[org]/instances/[id]/metrics": "viewer",
+  "POST /api/v1/orgs/[org]/instances/[id]/cancel": "member",
+  "POST /api/v1/orgs/[org]/instances/[id]/start": "member",
+  "POST /api/v1/orgs/[org]/instances/[id]/stop": "member",
+  "POST /api/v1/orgs/[org]/instances/[id]/terminate": "member",
+  "GET /api/v1/orgs/[org]/usage/export": "viewer",
+  "GET /api/v1/orgs/[org]/usage/reservations": "viewer",
+  "POST /api/v1/orgs/[org]/usage/reservations": "admin",
+  "POST /api/v1/orgs/[org]/usage/reservations/quote": "viewer",
+};
+
+/** Pages by path pattern (route groups removed). */
+export const PAGE_ACCESS: Record<string, Level> = {
+  "/": "public",
+  "/signin": "public",
+  "/signup": "public",
+  "/invite/[token]": "public",
+  "/[org]": "viewer",
+  "/[org]/audit": "admin",
+  "/[org]/budgets": "viewer",
+  "/[org]/budgets/new": "admin",
+  "/[org]/budgets/[id]": "viewer",
+  "/[org]/budgets/[id]/edit": "admin",
+  "/[org]/catalog": "viewer",
+  "/[org]/instances": "viewer",
+  "/[org]/instances/new": "member",
+  "/[org]/instances/[id]": "viewer",
+  "/[org]/notifications": "viewer",
+  "/[org]/queues": "viewer",
+  "/[org]/settings": "viewer",
+  "/[org]/settings/auto-shutdown": "viewer",
+  "/[org]/settings/members": "viewer",
+  "/[org]/settings/projects": "viewer",
+  "/[org]/settings/tokens": "viewer",
+  "/[org]/usage": "viewer",
+  "/[org]/usage/reservations": "viewer",
+  "/admin": "operator",
+  "/admin/audit": "operator",
+  "/admin/capacity": "operator",
+  "/admin/fleet": "operator",
+  "/admin/outbox": "operator",
+  "/admin/outbox/[id]": "operator",
+  "/admin/tenants": "operator",
+};
+
+/** Server actions by "file#export" (file relative to app/). */
+export const ACTION_ACCESS: Record<string, Level> = {
+  "(auth)/actions.ts#signUpAction": "public",
+  "(auth)/actions.ts#goTo": "public",
+  "invite/[token]/actions.ts#acceptInvitationAction": "signed-in",
+  "invite/[token]/actions.ts#joinWithInvitationAction": "public",
+  "(console)/[org]/budgets/actions.ts#createBudgetAction": "admin",
+  "(console)/[org]/budgets/actions.ts#updateBudgetAction": "admin",
+  "(console)/[org]/budgets/actions.ts#deleteBudgetAction": "admin",
+  "(console)/[org]/instances/actions.ts#instanceAction": "member",
+  "(console)/[org]/instances/actions.ts#stopInstancesAction": "member",
+  "(console)/[org]/instances/new/actions.ts#launchInstanceAction": "member",
+  "(console)/[org]/notifications/actions.ts#markReadAction": "viewer",
+  "(console)/[org]/settings/actions.ts#renameOrganizationAction": "owner",
+  "(console)/[org]/settings/actions.ts#setDataResidencyAction": "owner",
+  "(console)/[org]/settings/actions.ts#leaveOrganizationAction": "viewer",
+  "(console)/[org]/settings/auto-shutdown/actions.ts#savePolicyAction": "admin",
+  "(console)/[org]/settings/auto-shutdown/actions.ts#deletePolicyAction": "admin",
+  "(console)/[org]/settings/members/actions.ts#inviteMemberAction": "admin",
+  "(console)/[org]/settings/members/actions.ts#resendInvitationAction": "admin",
+  "(console)/[org]/settings/members/actions.ts#revokeInvitationAction": "admin",
+  "(console)/[org]/settings/members/actions.ts#changeRoleAction": "admin",
+  "(console)/[org]/settings/members/actions.ts#removeMemberAction": "admin",
+  "(console)/[org]/settings/projects/actions.ts#createProjectAction": "admin",
+  "(console)/[org]/settings/projects/actions.ts#updateProjectAction": "admin",
+  "(console)/[org]/settings/tokens/actions.ts#createTokenAction": "member",
+  "(console)/[org]/settings/tokens/actions.ts#revokeTokenAction": "viewer",
+  "(console)/[org]/usage/reservations/actions.ts#quoteReservationAction": "viewer",
+  "(console)/[org]/usage/reservations/actions.ts#purchaseReservationAction": "admin",
+};
+
+const ORDER: OrgLevel[] = ["viewer", "member", "admin", "owner"];
+
+/** The organization roles that must be refused for this level (none for public/signed-in/operator). */
+export function rolesBelow(level: Level): OrgLevel[] {
+  const i = ORDER.indexOf(level as OrgLevel);
+  return i < 0 ? [] : ORDER.slice(0, i);
+}
+
+export function isOrgLevel(level: Level): level is OrgLevel {
+  return ORDER.includes(level as OrgLevel);
+}
+
+/** "app/(console)/[org]/instances/(list)/page.tsx" → "/[org]/instances". */
+export function routePattern(file: string): string {
+  const parts = file
+    .replace(/^\/?app\//, "")
+    .split("/")
+    .slice(0, -1)
+    .filter((p) => !(p.startsWith("(") && p.endsWith(")")));
+  return `/${parts.join("/")}`;
+}

@@ -1,0 +1,74 @@
+import { randomUUID } from "node:crypto";
+import { eq, sql } from "drizzle-orm";
+import { getDb } from "@/lib/db/client";
+import { memberships, users } from "@/lib/db/schema";
+import { launch } from "@/lib/provisioning";
+import { bigQuota, newFleet, newOrg, notebookSpec } from "@/lib/provisioning/__tests__/fixtures";
+import { createApiToken } from "@/lib/tenancy";
+import type { OrgLevel } from "./access";
+
+/**
+ * Two organizations for the sweeps: A with a user of every role (each with an API token) and an instance,
+ * B with its owner (another tenant). Tokens are made while the user is a member (viewers cannot make
+ * tokens) and the role is set afterwards: a token acts with its user's current role.
+ */
+export async function sweepFixture() {
+  const fleet = await newFleet([{ gpus: 8 }]);
+  const a = await newOrg("sweep-a");
+  const b = await newOrg("sweep-b");
+  await bigQuota(a.org.id, fleet.region);
+  const tokens = {} as Record<OrgLevel, string>;
+  const userIds = {} as Record<OrgLevel, string>;
+  tokens.owner = (await createApiToken(a.ctx, a.slug, { name: "sweep" })).secret;
+  userIds.owner = a.user.id;
+  for (const role of ["admin", "member", "viewer"] as const) {
+    const ctx = await a.as("member");
+    tokens[role] = (await createApiToken(ctx, a.slug, { name: "sweep" })).secret;
+    if (ctx.actor.kind !== "user") throw new Error("unreachable");
+    userIds[role] = ctx.actor.userId;
+    await getDb()
+      .update(memberships)
+      .set({ role })
+      .where(sql`${memberships.orgId} = ${a.org.id} and ${memberships.userId} = ${ctx.actor.userId}`);
+  }
+  const otherOwner = (await createApiToken(b.ctx, b.slug, { name: "sweep" })).secret;
+  // An operator (platform admin) with a token of its own organization, for operator-only routes.
+  const op = await newOrg("sweep-op");
+  await getDb().update(users).set({ isOperator: true }).where(eq(users.id, op.user.id));
+  const operator = (await createApiToken(op.ctx, op.slug, { name: "sweep" })).secret;
+
+  async function newInstance(): Promise<string> {
+    const { instance } = await launch(a.ctx, a.slug, notebookSpec(fleet.region));
+    return instance.id;
+  }
+  return { fleet, a, b, tokens, userIds, otherOwner, operator, newInstance };
+}
+
+export type SweepFixture = Awaited<ReturnType<typeof sweepFixture>>;
+
+/**
+ * A digest of everything organization `orgId` owns: every row of every table with an org_id column (and the
+ * organization row), so "changed nothing" is checked across the whole schema, new tables included. Token
+ * last-use times are left out: authenticating a call records them by design.
+ */
+export async function tenantDigest(orgId: string): Promise<string> {
+  const db = getDb();
+  if (!digestTables) {
+    const tables = await db.execute<{ table_name: string }>(sql`
+      select table_name from information_schema.columns
+      where table_schema = 'public' and column_name = 'org_id' order by table_name`);
+    digestTables = tables.rows.map((r) => r.table_name);
+  }
+  // One round trip: a digest per table, joined (cheap enough to run after every fuzz case).
+  const row = (t: string) =>
+    sql`(select ${t} || ':' || md5(coalesce(string_agg(j, '|' order by j), '')) from (select (to_jsonb(x) - 'last_used_at')::text as j from ${sql.identifier(t)} x where org_id = ${orgId}) s)`;
+  const parts = [
+    ...digestTables.map(row),
+    sql`(select md5(to_jsonb(o)::text) from organizations o where id = ${orgId})`,
+  ];
+  const r = await db.execute<{ d: string }>(sql`select concat_ws(E'\n', ${sql.join(parts, sql`, `)}) as d`);
+  return r.rows[0]?.d ?? "";
+}
+let digestTables: string[] | null = null;
+
+export const randomId = () => randomUUID();
