@@ -7,8 +7,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { closeDb } from "@/lib/db/client";
 import { type EmbeddedDb, isPortFree, StartupError, startEmbeddedPostgres } from "@/lib/db/embedded";
-import { runMigrations } from "@/lib/db/migrate";
+import { runMigrations, withStartupLock } from "@/lib/db/migrate";
 import { sourceFingerprint } from "@/lib/runtime/build-fingerprint";
+import { missingSharedSettings } from "@/lib/runtime/required-env";
 import { dataDir, loadOrCreateSecrets } from "@/lib/runtime/secrets";
 import { seedIfEmpty } from "@/lib/seed";
 
@@ -64,6 +65,8 @@ async function main(): Promise<void> {
       `Port ${port} is already in use. Fix: stop whatever uses it, or run with PORT=<free port>.`,
     );
   }
+  const missing = missingSharedSettings();
+  if (missing.length > 0) throw new StartupError(missing.join("\n[forja] "));
   const secrets = loadOrCreateSecrets(dir);
   let url = process.env.DATABASE_URL;
   if (!url) {
@@ -73,25 +76,37 @@ async function main(): Promise<void> {
     url = embedded.url;
   }
   process.env.DATABASE_URL = url;
-  await runMigrations(url);
-  const seeded = await seedIfEmpty({ dataDir: dir });
+  const dbUrl = url;
+  const seeded = await withStartupLock(dbUrl, async () => {
+    await runMigrations(dbUrl);
+    return seedIfEmpty({ dataDir: dir });
+  });
   // The web server and worker open their own pools; this process no longer needs one.
   await closeDb();
 
+  // NEXTAUTH_URL is passed on only when set: without it the console answers on whatever host it is reached by
+  // (localhost, 127.0.0.1, its LAN name); see lib/auth/next-auth.ts.
   const baseUrl = process.env.NEXTAUTH_URL ?? `http://localhost:${port}`;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: url,
-    NEXTAUTH_URL: baseUrl,
     NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET ?? secrets.nextauthSecret,
+    // One machine with its own database: without SMTP, keeping emails in the outbox is the intended default.
+    ...(embedded && !process.env.SMTP_URL ? { FORJA_OUTBOX_ONLY: "1" } : {}),
     PORT: String(port),
   };
   if (!dev) buildIfNeeded(env);
 
-  const next = spawn(path.resolve("node_modules/.bin/next"), [dev ? "dev" : "start", "-p", String(port)], {
-    stdio: ["ignore", "inherit", "inherit"],
-    env,
-  });
+  // Production runs behind scripts/serve.mjs, which records the TCP peer for rate limits (see that file).
+  const next = dev
+    ? spawn(path.resolve("node_modules/.bin/next"), ["dev", "-p", String(port)], {
+        stdio: ["ignore", "inherit", "inherit"],
+        env,
+      })
+    : spawn(process.execPath, ["scripts/serve.mjs", "-p", String(port)], {
+        stdio: ["ignore", "inherit", "inherit"],
+        env,
+      });
   children.push(next);
   if (process.env.FORJA_NO_WORKER !== "1") {
     const worker = spawn(
@@ -118,7 +133,9 @@ async function main(): Promise<void> {
   });
 
   console.log("");
-  console.log(`[forja] console: ${baseUrl}`);
+  console.log(
+    `[forja] console: ${baseUrl}${process.env.NEXTAUTH_URL ? "" : " (or this machine's address or name)"}`,
+  );
   for (const line of seeded.signInLines) console.log(`[forja] ${line}`);
   console.log("[forja] press Ctrl-C to stop everything (the database included).");
 }

@@ -5,19 +5,33 @@ import { redirect } from "next/navigation";
 // The settings area's error mapping (reason/code → catalog, field messages → catalog) serves sign-up too.
 import { localizedActionError } from "@/app/(console)/[org]/settings/action-error";
 import { signUp } from "@/lib/auth";
+import { requestOrigin, sameOriginPath } from "@/lib/auth/callback-url";
 import type { ActionResult } from "@/lib/core";
+import { actionClientAddress, signInFromAction } from "./session-cookies";
 
-export async function signUpAction(_prev: ActionResult<{ orgSlug: string }> | null, formData: FormData) {
+/**
+ * Sign in with email and password. A server action bound to the form's `action`, so it also works when the
+ * page's JavaScript has not loaded: the browser POSTs the form (the password never lands in a URL), and the
+ * answer is a redirect to the callback path on this same origin.
+ */
+export async function signInAction(_prev: ActionResult | null, formData: FormData): Promise<ActionResult> {
+  const email = String(formData.get("email") ?? "");
+  const password = String(formData.get("password") ?? "");
+  const failed = await signInFromAction(email, password);
+  if (failed) return { ok: false, message: failed };
+  redirect(sameOriginPath(formData.get("callbackUrl"), requestOrigin(await headers())));
+}
+
+/** Create the account and its organization, sign in, and land in the new organization. */
+export async function signUpAction(_prev: ActionResult | null, formData: FormData): Promise<ActionResult> {
+  let orgSlug: string;
   try {
-    const h = await headers();
-    const clientIp = h.get("x-forwarded-for")?.split(",")[0]?.trim() || h.get("x-real-ip") || "local";
-    const { org } = await signUp({}, Object.fromEntries(formData), { clientIp });
-    return { ok: true, data: { orgSlug: org.slug } } satisfies ActionResult<{ orgSlug: string }>;
+    const { org } = await signUp({}, Object.fromEntries(formData), { clientIp: await actionClientAddress() });
+    orgSlug = org.slug;
   } catch (err) {
     return localizedActionError(err, "signUp", "AuthErrors");
   }
-}
-
-export async function goTo(path: string) {
-  redirect(path);
+  const failed = await signInFromAction(String(formData.get("email")), String(formData.get("password")));
+  // The account exists either way; if signing in did not work, the sign-in page says why.
+  redirect(failed ? "/signin" : `/${orgSlug}/catalog`);
 }

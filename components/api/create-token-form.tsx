@@ -24,15 +24,24 @@ export function CreateTokenForm({
   orgSlug: string;
 }) {
   const t = useTranslations("ApiTokens");
-  const { state, onSubmit, pending, formRef, fieldErrors, error, success } = useActionForm(action, {
-    resetOnSuccess: true,
-  });
+  const { state, formAction, onSubmit, pending, formRef, fieldErrors, error, success } = useActionForm(
+    action,
+    {
+      resetOnSuccess: true,
+    },
+  );
   const [stored, setStored] = useState<string | null>(null);
   const secret = state?.ok ? state.data?.secret : undefined;
   const expiryError = fieldErrors?.expiresInDays;
   return (
     <div className="flex flex-col gap-4">
-      <form ref={formRef} onSubmit={onSubmit} noValidate className="flex max-w-md flex-col gap-3">
+      <form
+        ref={formRef}
+        action={formAction}
+        onSubmit={onSubmit}
+        noValidate
+        className="flex max-w-md flex-col gap-3"
+      >
         <Field
           name="name"
           id="token-name"

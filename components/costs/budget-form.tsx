@@ -33,11 +33,11 @@ const ACTIONS = ["notify", "block_launches", "stop_instances"] as const;
 /** Create or edit a budget. The server action validates with the library's schema; nothing is kept on error. */
 export function BudgetForm({ action, initial, projects, members, submitLabel }: Props) {
   const t = useTranslations("Costs.budgets.form");
-  const { onSubmit, pending, fieldErrors, error } = useActionForm(action);
+  const { formAction, onSubmit, pending, fieldErrors, error } = useActionForm(action);
   const [act, setAct] = useState(initial.actionAt100);
   const errs = (k: string) => fieldErrors?.[k];
   return (
-    <form onSubmit={onSubmit} noValidate className="flex max-w-2xl flex-col gap-5">
+    <form action={formAction} onSubmit={onSubmit} noValidate className="flex max-w-2xl flex-col gap-5">
       <Field name="name" label={t("name")} defaultValue={initial.name} required errors={errs("name")} />
       <SelectField
         name="project"

@@ -19,9 +19,9 @@ export function MarkReadButton({
   /** The notification's title, so each button has a distinct accessible name in the list. */
   context?: string;
 }) {
-  const { onSubmit, pending, error } = useActionForm(action);
+  const { formAction, onSubmit, pending, error } = useActionForm(action);
   return (
-    <form onSubmit={onSubmit} className="flex items-center gap-2">
+    <form action={formAction} onSubmit={onSubmit} className="flex items-center gap-2">
       {id ? <input type="hidden" name="id" value={id} /> : null}
       {all ? <input type="hidden" name="all" value="1" /> : null}
       <Button

@@ -33,7 +33,7 @@ type Props = {
 /** Create or replace the policy of one scope (organization, project, GPU model or both). */
 export function PolicyForm({ action, initial, projects, gpuModels }: Props) {
   const t = useTranslations("Costs.autoShutdown.form");
-  const { onSubmit, pending, fieldErrors, error, success } = useActionForm(action);
+  const { formAction, onSubmit, pending, fieldErrors, error, success } = useActionForm(action);
   const num = (name: keyof PolicyFormValues, label: string, hint?: string, max?: number) => (
     <Field
       name={name}
@@ -54,7 +54,7 @@ export function PolicyForm({ action, initial, projects, gpuModels }: Props) {
     </label>
   );
   return (
-    <form onSubmit={onSubmit} noValidate className="flex max-w-3xl flex-col gap-5">
+    <form action={formAction} onSubmit={onSubmit} noValidate className="flex max-w-3xl flex-col gap-5">
       <fieldset className="grid gap-4 rounded-md border border-slate-200 p-4 sm:grid-cols-2 dark:border-slate-800">
         <legend className="px-1 text-sm font-semibold">{t("scope")}</legend>
         <SelectField

@@ -57,6 +57,7 @@ export function ReservationPurchase({ gpuModels, regions, quoteAction, purchaseA
   return (
     <div className="flex flex-col gap-4">
       <form
+        action={quote.formAction}
         onSubmit={(e) => {
           setStale(false);
           quote.onSubmit(e);
@@ -158,7 +159,7 @@ export function ReservationPurchase({ gpuModels, regions, quoteAction, purchaseA
             : null
         }
       >
-        <form onSubmit={buy.onSubmit} className="flex flex-col gap-3">
+        <form action={buy.formAction} onSubmit={buy.onSubmit} className="flex flex-col gap-3">
           {q ? (
             <>
               <input type="hidden" name="gpuModelId" value={q.gpuModelId} />

@@ -8,9 +8,9 @@ import { FormMessage } from "@/components/ui/form-message";
 
 export function SnoozeForm({ action, maxMinutes }: { action: FormAction; maxMinutes: number }) {
   const t = useTranslations("Costs.shutdown");
-  const { onSubmit, pending, fieldErrors, error, success } = useActionForm(action);
+  const { formAction, onSubmit, pending, fieldErrors, error, success } = useActionForm(action);
   return (
-    <form onSubmit={onSubmit} noValidate className="flex flex-wrap items-end gap-3">
+    <form action={formAction} onSubmit={onSubmit} noValidate className="flex flex-wrap items-end gap-3">
       <Field
         name="minutes"
         id="snooze-minutes"

@@ -73,7 +73,13 @@ export function LaunchForm({
       : t("price.perHour", { price: format.number(p, { style: "currency", currency: "USD" }) });
 
   return (
-    <form onSubmit={onSubmit} noValidate aria-busy={pending} className="grid gap-6 lg:grid-cols-[1fr_20rem]">
+    <form
+      action={dispatch}
+      onSubmit={onSubmit}
+      noValidate
+      aria-busy={pending}
+      className="grid gap-6 lg:grid-cols-[1fr_20rem]"
+    >
       <div className="flex flex-col gap-5">
         <div role="alert" aria-live="assertive" className="text-sm">
           {formError ? (

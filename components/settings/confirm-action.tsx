@@ -33,7 +33,7 @@ export function ConfirmAction({
 }) {
   const t = useTranslations("Common");
   const dialogRef = useRef<HTMLDialogElement>(null);
-  const { state, onSubmit, pending, error } = useActionForm(action);
+  const { state, formAction, onSubmit, pending, error } = useActionForm(action);
   useEffect(() => {
     if (state?.ok) dialogRef.current?.close();
   }, [state]);
@@ -49,7 +49,7 @@ export function ConfirmAction({
         {trigger}
       </Button>
       <Modal dialogRef={dialogRef} title={title} description={description}>
-        <form onSubmit={onSubmit} className="flex flex-col gap-3">
+        <form action={formAction} onSubmit={onSubmit} className="flex flex-col gap-3">
           {Object.entries(fields).map(([name, value]) => (
             <input key={name} type="hidden" name={name} value={value} />
           ))}

@@ -20,7 +20,7 @@ export function EditProject({
   const t = useTranslations("Projects");
   const tc = useTranslations("Common");
   const dialogRef = useRef<HTMLDialogElement>(null);
-  const { state, onSubmit, pending, fieldErrors, error } = useActionForm(action);
+  const { state, formAction, onSubmit, pending, fieldErrors, error } = useActionForm(action);
   useEffect(() => {
     if (state?.ok) dialogRef.current?.close();
   }, [state]);
@@ -37,7 +37,7 @@ export function EditProject({
         {t("edit")}
       </Button>
       <Modal dialogRef={dialogRef} title={t("editTitle", { name: project.name })}>
-        <form onSubmit={onSubmit} noValidate className="flex flex-col gap-3">
+        <form action={formAction} onSubmit={onSubmit} noValidate className="flex flex-col gap-3">
           <input type="hidden" name="projectId" value={project.id} />
           <Field
             name="name"

@@ -93,9 +93,9 @@ export function InvitationsList({
 
 function ResendButton({ invitation, action }: { invitation: Invitation; action: FormAction }) {
   const t = useTranslations("Members");
-  const { onSubmit, pending, error, success } = useActionForm(action);
+  const { formAction, onSubmit, pending, error, success } = useActionForm(action);
   return (
-    <form onSubmit={onSubmit} className="flex flex-col gap-1">
+    <form action={formAction} onSubmit={onSubmit} className="flex flex-col gap-1">
       <input type="hidden" name="invitationId" value={invitation.id} />
       <Button
         type="submit"

@@ -10,12 +10,18 @@ import { type FormAction, useActionForm } from "./use-action-form";
 export function InviteForm({ roles, action }: { roles: OrgRole[]; action: FormAction }) {
   const t = useTranslations("Members");
   const tr = useTranslations("Roles");
-  const { onSubmit, pending, formRef, fieldErrors, error, success } = useActionForm(action, {
+  const { formAction, onSubmit, pending, formRef, fieldErrors, error, success } = useActionForm(action, {
     resetOnSuccess: true,
   });
   const roleErrors = fieldErrors?.role;
   return (
-    <form ref={formRef} onSubmit={onSubmit} noValidate className="flex max-w-md flex-col gap-3">
+    <form
+      ref={formRef}
+      action={formAction}
+      onSubmit={onSubmit}
+      noValidate
+      className="flex max-w-md flex-col gap-3"
+    >
       <Field
         name="email"
         type="email"

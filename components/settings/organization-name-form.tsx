@@ -8,9 +8,9 @@ import { type FormAction, useActionForm } from "./use-action-form";
 
 export function OrganizationNameForm({ name, action }: { name: string; action: FormAction }) {
   const t = useTranslations("Settings");
-  const { onSubmit, pending, fieldErrors, error, success } = useActionForm(action);
+  const { formAction, onSubmit, pending, fieldErrors, error, success } = useActionForm(action);
   return (
-    <form onSubmit={onSubmit} noValidate className="flex max-w-md flex-col gap-3">
+    <form action={formAction} onSubmit={onSubmit} noValidate className="flex max-w-md flex-col gap-3">
       <Field name="name" label={t("name")} defaultValue={name} required errors={fieldErrors?.name} />
       <FormMessage message={error ?? success} ok={!error && Boolean(success)} />
       <div>

@@ -9,11 +9,17 @@ import { type FormAction, useActionForm } from "./use-action-form";
 
 export function ProjectForm({ action }: { action: FormAction }) {
   const t = useTranslations("Projects");
-  const { onSubmit, pending, formRef, fieldErrors, error, success } = useActionForm(action, {
+  const { formAction, onSubmit, pending, formRef, fieldErrors, error, success } = useActionForm(action, {
     resetOnSuccess: true,
   });
   return (
-    <form ref={formRef} onSubmit={onSubmit} noValidate className="flex max-w-md flex-col gap-3">
+    <form
+      ref={formRef}
+      action={formAction}
+      onSubmit={onSubmit}
+      noValidate
+      className="flex max-w-md flex-col gap-3"
+    >
       <Field name="name" id="new-project-name" label={t("name")} required errors={fieldErrors?.name} />
       <Field
         name="slug"

@@ -16,10 +16,10 @@ export function ResidencyForm({
   action: FormAction;
 }) {
   const t = useTranslations("Settings");
-  const { onSubmit, pending, fieldErrors, error, success } = useActionForm(action);
+  const { formAction, onSubmit, pending, fieldErrors, error, success } = useActionForm(action);
   const errors = fieldErrors?.jurisdictions;
   return (
-    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-3">
+    <form action={formAction} onSubmit={onSubmit} noValidate className="flex flex-col gap-3">
       <fieldset aria-describedby="residency-hint residency-error" className="flex flex-col gap-2">
         <legend className="text-sm font-medium">{t("allowedJurisdictions")}</legend>
         <p id="residency-hint" className="text-xs text-slate-600 dark:text-slate-400">

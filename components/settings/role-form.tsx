@@ -17,10 +17,10 @@ export function RoleForm({
 }) {
   const t = useTranslations("Members");
   const tr = useTranslations("Roles");
-  const { onSubmit, pending, error, success } = useActionForm(action);
+  const { formAction, onSubmit, pending, error, success } = useActionForm(action);
   const msgId = `role-msg-${member.userId}`;
   return (
-    <form onSubmit={onSubmit} className="flex flex-col gap-1">
+    <form action={formAction} onSubmit={onSubmit} className="flex flex-col gap-1">
       <input type="hidden" name="userId" value={member.userId} />
       <div className="flex items-center gap-2">
         <select

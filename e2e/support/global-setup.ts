@@ -58,7 +58,8 @@ export default async function globalSetup(config: FullConfig) {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: db.url,
-    NEXTAUTH_URL: baseURL,
+    // No NEXTAUTH_URL, as in the default `npm start`: the console must work on whatever host it is reached by
+    // (e2e/hosts.spec.ts). Email links use localhost:PORT.
     NEXTAUTH_SECRET: "e2e-only-secret-not-used-anywhere-else",
     SMTP_URL: `smtp://127.0.0.1:${mailbox.port}`,
     OIDC_ISSUER: oidc.issuer,
@@ -85,7 +86,8 @@ export default async function globalSetup(config: FullConfig) {
     fs.writeFileSync(stamp, fingerprint);
   }
 
-  const server = spawn(path.resolve("node_modules/.bin/next"), ["start", "-p", String(port)], {
+  // The production web server (records the TCP peer for rate limits), as `npm start` runs it.
+  const server = spawn(process.execPath, ["scripts/serve.mjs", "-p", String(port)], {
     env,
     stdio: ["ignore", "inherit", "inherit"],
   });

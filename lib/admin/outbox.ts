@@ -5,6 +5,7 @@ import { requireOperator } from "@/lib/access";
 import { type Ctx, NotFoundError, type Paged, paged, pageParam } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { organizations, outbox, outboxStatus } from "@/lib/db/schema";
+import { SECRET_PLACEHOLDER } from "@/lib/notify";
 
 export const OUTBOX_PAGE_SIZE = 50;
 export const OUTBOX_STATUSES = outboxStatus.enumValues;
@@ -74,7 +75,16 @@ export type OutboxMessage = OutboxRow & {
   dedupeKey: string | null;
 };
 
-/** One message with its text and HTML parts. */
+const REDACTED = "[redacted]";
+// Rows written before secrets were sealed (issue 12) still hold raw links; never show their tokens either.
+const LEGACY_TOKEN_LINK = /(\/(?:invite|verify-email|reset-password)\/)[A-Za-z0-9_-]{20,}/g;
+
+/** What the operator may read of a stored body: secrets (sealed or legacy) shown as "[redacted]". */
+export function redactForOperator(body: string): string {
+  return body.split(SECRET_PLACEHOLDER).join(REDACTED).replace(LEGACY_TOKEN_LINK, `$1${REDACTED}`);
+}
+
+/** One message with its text and HTML parts, secrets redacted. */
 export async function getOutboxMessage(ctx: Ctx, id: string): Promise<OutboxMessage> {
   requireOperator(ctx);
   if (!z.uuid().safeParse(id).success) throw new NotFoundError("Message");
@@ -85,5 +95,9 @@ export async function getOutboxMessage(ctx: Ctx, id: string): Promise<OutboxMess
     .leftJoin(organizations, eq(organizations.id, outbox.orgId))
     .where(and(eq(outbox.id, id)));
   if (!row) throw new NotFoundError("Message");
-  return row;
+  return {
+    ...row,
+    textBody: redactForOperator(row.textBody),
+    htmlBody: row.htmlBody === null ? null : redactForOperator(row.htmlBody),
+  };
 }

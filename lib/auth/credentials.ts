@@ -2,12 +2,12 @@ import "server-only";
 import { type Ctx, nowOf, parseInput, UnauthorizedError } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { dummyPasswordHash, verifyPassword } from "./password";
-import { hitRateLimit, SIGN_IN_LIMITS } from "./rate-limit";
+import { hitRateLimit, SIGN_IN_LIMITS, signInKeys } from "./rate-limit";
 import { signInSchema } from "./schemas";
 import { findUserByEmail } from "./users";
 
 /**
- * Check an email + password sign-in. Rate-limited per client IP and per email before any password work;
+ * Check an email + password sign-in. Rate-limited per client address, per email × address and (slowly) per email before any password work;
  * unknown emails still pay for a hash verification so timing does not reveal which accounts exist.
  */
 export async function verifyCredentials(
@@ -18,8 +18,10 @@ export async function verifyCredentials(
   const input = parseInput(signInSchema, raw);
   const now = nowOf(ctx);
   const db = getDb();
-  await hitRateLimit(db, `signin:ip:${clientIp}`, SIGN_IN_LIMITS.perIp, now);
-  await hitRateLimit(db, `signin:email:${input.email}`, SIGN_IN_LIMITS.perEmail, now);
+  const keys = signInKeys(input.email, clientIp);
+  for (const which of ["perIp", "perEmailIp", "perEmail"] as const) {
+    await hitRateLimit(db, keys[which], SIGN_IN_LIMITS[which], now);
+  }
   const user = await findUserByEmail(db, input.email);
   if (!user?.passwordHash) {
     await verifyPassword(await dummyPasswordHash(), input.password);

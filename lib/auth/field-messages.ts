@@ -16,6 +16,7 @@ export const AUTH_FIELD_MESSAGES = {
   organizationNameRequired: "Enter an organization name",
   organizationNameTooShort: "Organization names need at least 2 characters",
   organizationNameTooLong: "Organization names are at most 80 characters",
+  organizationNameReserved: "This name is reserved for the console's own pages. Choose another name.",
   emailTaken: "An account with this email already exists. Sign in instead.",
   emailTakenInvited: "An account with this email already exists. Sign in to accept.",
 } as const;

@@ -1,7 +1,7 @@
 export { verifyCredentials } from "./credentials";
 export { signUpWithInvitation } from "./invited-signup";
 export { hashPassword, verifyPassword } from "./password";
-export { hitRateLimit, SIGN_IN_LIMITS, signUpLimit } from "./rate-limit";
+export { hitRateLimit, SIGN_IN_LIMITS, signInKeys, signUpLimit } from "./rate-limit";
 export {
   emailSchema,
   invitedSignUpSchema,

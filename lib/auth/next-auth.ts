@@ -8,6 +8,7 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import type { OAuthConfig } from "next-auth/providers/oauth";
 import type { TokenSet } from "openid-client";
 import { isDomainError, RateLimitedError } from "@/lib/core";
+import { clientAddress } from "./client-address";
 import { verifyCredentials } from "./credentials";
 import { resolveOidcUser } from "./sso";
 
@@ -51,12 +52,11 @@ function oidcProvider(): OAuthConfig<OidcClaims> {
   };
 }
 
-function clientIp(headers: Record<string, unknown> | undefined): string {
-  const fwd = headers?.["x-forwarded-for"];
-  const first = typeof fwd === "string" ? fwd.split(",")[0]?.trim() : undefined;
-  const real = headers?.["x-real-ip"];
-  return first || (typeof real === "string" ? real : "") || "local";
-}
+// Without NEXTAUTH_URL, next-auth 4 falls back to http://localhost:3000 for every URL it makes (the callback
+// redirect included), so a console reached as 127.0.0.1 or by its LAN name sent people to a host where they had
+// no cookie. AUTH_TRUST_HOST makes it use the host the request came to instead; with NEXTAUTH_URL set, that
+// fixed public URL wins (detectOrigin reads NEXTAUTH_URL first).
+if (!process.env.NEXTAUTH_URL) process.env.AUTH_TRUST_HOST ??= "true";
 
 export function authOptions(): NextAuthOptions {
   return {
@@ -70,7 +70,11 @@ export function authOptions(): NextAuthOptions {
         credentials: { email: { type: "email" }, password: { type: "password" } },
         async authorize(credentials, req) {
           try {
-            const user = await verifyCredentials({}, credentials ?? {}, clientIp(req.headers));
+            const user = await verifyCredentials(
+              {},
+              credentials ?? {},
+              clientAddress(req.headers?.["x-forwarded-for"]),
+            );
             return { id: user.id, email: user.email, name: user.name };
           } catch (err) {
             // next-auth hands this message to the sign-in form as `error`: send a code the form translates.

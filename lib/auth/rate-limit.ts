@@ -25,11 +25,25 @@ export async function hitRateLimit(exec: Executor, key: string, limit: Limit, no
   }
 }
 
-/** Sign-in attempts: per client IP and per email, so neither one address nor one account can be hammered. */
+/**
+ * Sign-in attempts. Per client address (no one address sprays many accounts) and per email × address (no one
+ * address guesses one account's password): a stranger can only ever lock themselves out. The per-email
+ * backstop is an hour long and generous, so only a spray from very many addresses reaches it.
+ */
 export const SIGN_IN_LIMITS = {
   perIp: { max: 20, windowSeconds: 300 },
-  perEmail: { max: 8, windowSeconds: 300 },
+  perEmailIp: { max: 8, windowSeconds: 300 },
+  perEmail: { max: 100, windowSeconds: 3600 },
 } satisfies Record<string, Limit>;
+
+/** The counter keys of one sign-in attempt, per limit above. */
+export function signInKeys(email: string, clientIp: string): Record<keyof typeof SIGN_IN_LIMITS, string> {
+  return {
+    perIp: `signin:ip:${clientIp}`,
+    perEmailIp: `signin:email-ip:${email}:${clientIp}`,
+    perEmail: `signin:email:${email}`,
+  };
+}
 
 /**
  * Account creation per client IP: sign-up creates an organization each time, so one address may not mint them

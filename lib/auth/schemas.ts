@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { emailSchema } from "@/lib/core";
+import { isReservedOrgSlug, slugify } from "@/lib/tenancy";
 import { AUTH_FIELD_MESSAGES as M } from "./field-messages";
 
 export const PASSWORD_MIN = 12;
@@ -22,7 +23,9 @@ export const signUpSchema = z.object({
     .string({ error: M.organizationNameRequired })
     .trim()
     .min(2, M.organizationNameTooShort)
-    .max(80, M.organizationNameTooLong),
+    .max(80, M.organizationNameTooLong)
+    // The slug is derived from the name; one equal to a top-level route would shadow it.
+    .refine((name) => !isReservedOrgSlug(slugify(name)), M.organizationNameReserved),
 });
 export type SignUpInput = z.input<typeof signUpSchema>;
 

@@ -3,6 +3,7 @@ import { and, asc, eq, lte } from "drizzle-orm";
 import type { Transporter } from "nodemailer";
 import { type Executor, getDb } from "@/lib/db/client";
 import { outbox } from "@/lib/db/schema";
+import { redact, SECRET_PLACEHOLDER, seal, unseal } from "./sealed";
 import { isConnectionError, mailFrom, smtpTransport } from "./transport";
 
 export type EmailMessage = {
@@ -13,6 +14,11 @@ export type EmailMessage = {
   orgId?: string | null;
   /** Same key → enqueued once (e.g. "budget:<id>:<period>:<threshold>"). */
   dedupeKey?: string;
+  /**
+   * A secret that appears in the text/html (a token in a link). It is not stored in clear: the bodies keep a
+   * placeholder and the secret is sealed (./sealed.ts) until the deliverer sends the message.
+   */
+  secret?: string;
 };
 
 export const MAX_ATTEMPTS = 8;
@@ -20,19 +26,23 @@ export const MAX_ATTEMPTS = 8;
 /**
  * Write an email to the outbox, in the caller's transaction when given, so the message exists if and only if
  * the change that caused it commits. Returns the row id, or null when the dedupe key was already used.
+ * Every message starts pending: whether it is sent or kept ("logged") is the deliverer's decision, made by the
+ * worker that has (or lacks) SMTP_URL, not by whichever web process happened to enqueue it.
  */
 export async function enqueueEmail(exec: Executor, msg: EmailMessage): Promise<string | null> {
+  const secret = msg.secret && msg.secret.length >= 8 ? msg.secret : undefined;
+  const hide = (body: string) => (secret ? redact(body, secret) : body);
   const rows = await exec
     .insert(outbox)
     .values({
       orgId: msg.orgId ?? null,
       toAddress: msg.to,
       subject: msg.subject,
-      textBody: msg.text,
-      htmlBody: msg.html ?? null,
+      textBody: hide(msg.text),
+      htmlBody: msg.html ? hide(msg.html) : null,
+      secretSealed: secret ? seal(secret) : null,
       dedupeKey: msg.dedupeKey ?? null,
-      // Without SMTP the message is kept for the operator to read in the console instead of being sent.
-      status: process.env.SMTP_URL ? "pending" : "logged",
+      status: "pending",
     })
     .onConflictDoNothing({ target: outbox.dedupeKey })
     .returning({ id: outbox.id });
@@ -56,9 +66,9 @@ type Outcome = "none" | "sent" | "failed" | "unreachable";
 export async function deliverOutbox(opts: {
   now: Date;
   limit?: number;
-}): Promise<{ sent: number; failed: number }> {
+}): Promise<{ sent: number; failed: number; logged?: number }> {
   const transport = smtpTransport();
-  if (!transport) return { sent: 0, failed: 0 };
+  if (!transport) return { sent: 0, failed: 0, logged: await keepUnsent() };
   const limit = opts.limit ?? 20;
   let sent = 0;
   let failed = 0;
@@ -70,6 +80,24 @@ export async function deliverOutbox(opts: {
     if (outcome === "unreachable") break;
   }
   return { sent, failed };
+}
+
+/**
+ * This deliverer has no SMTP: pending messages are kept for the operator to read ("logged"). Their sealed
+ * secret is dropped, since nothing will ever send it; the bodies keep the placeholder.
+ */
+async function keepUnsent(): Promise<number> {
+  const rows = await getDb()
+    .update(outbox)
+    .set({ status: "logged", secretSealed: null })
+    .where(eq(outbox.status, "pending"))
+    .returning({ id: outbox.id });
+  return rows.length;
+}
+
+/** The stored body with its secret put back, for sending only (never written back). */
+function reveal(body: string, sealed: string | null): string {
+  return sealed ? body.split(SECRET_PLACEHOLDER).join(unseal(sealed)) : body;
 }
 
 async function deliverOne(transport: Transporter, now: Date): Promise<Outcome> {
@@ -88,14 +116,14 @@ async function deliverOne(transport: Transporter, now: Date): Promise<Outcome> {
         from: mailFrom(),
         to: row.toAddress,
         subject: row.subject,
-        text: row.textBody,
-        html: row.htmlBody ?? undefined,
+        text: reveal(row.textBody, row.secretSealed),
+        html: row.htmlBody ? reveal(row.htmlBody, row.secretSealed) : undefined,
         // A stable Message-ID lets receivers drop a duplicate if a crash between send and commit resends it.
         messageId: `<${row.id}@forja.localhost>`,
       });
       await tx
         .update(outbox)
-        .set({ status: "sent", sentAt: now, attempts, lastError: null })
+        .set({ status: "sent", sentAt: now, attempts, lastError: null, secretSealed: null })
         .where(eq(outbox.id, row.id));
       return "sent";
     } catch (err) {
@@ -104,6 +132,7 @@ async function deliverOne(transport: Transporter, now: Date): Promise<Outcome> {
         .set({
           attempts,
           status: attempts >= MAX_ATTEMPTS ? "failed" : "pending",
+          ...(attempts >= MAX_ATTEMPTS ? { secretSealed: null } : {}),
           lastError: (err instanceof Error ? err.message : String(err)).slice(0, 500),
           nextAttemptAt: new Date(now.getTime() + retryDelayMs(attempts)),
         })

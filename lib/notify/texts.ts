@@ -32,5 +32,5 @@ export type CostTexts = ReturnType<typeof costTexts>;
 
 /** Console base URL for links in emails (absolute, as emails need). */
 export function publicBaseUrl(): string {
-  return (process.env.NEXTAUTH_URL ?? "http://localhost:3000").replace(/\/$/, "");
+  return (process.env.NEXTAUTH_URL ?? `http://localhost:${process.env.PORT ?? 3000}`).replace(/\/$/, "");
 }

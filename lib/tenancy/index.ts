@@ -29,6 +29,7 @@ export {
 export { changeMemberRole, leaveOrganization, listMembers, type Member, removeMember } from "./members";
 export { createOrganizationWithOwner, slugify } from "./organizations";
 export { createProject, listProjects, type Project, updateProject } from "./projects";
+export { isReservedOrgSlug, RESERVED_ORG_SLUGS } from "./reserved-slugs";
 export {
   ASSIGNABLE_ROLES,
   changeRoleSchema,

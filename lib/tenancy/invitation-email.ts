@@ -40,5 +40,13 @@ export function invitationEmail(input: InvitationEmailInput): EmailMessage {
     action: { label: m.action, url: invitationLink(input.token) },
     footer: `${fill(m.expires)} ${m.ignore}`,
   });
-  return { to: input.to, subject: fill(m.subject), text, html, orgId: input.orgId };
+  // The token is the secret: the outbox stores the bodies without it (lib/notify seals it until delivery).
+  return {
+    to: input.to,
+    subject: fill(m.subject),
+    text,
+    html,
+    orgId: input.orgId,
+    secret: input.token,
+  };
 }

@@ -4,6 +4,7 @@ import { writeAudit } from "@/lib/audit";
 import type { Actor } from "@/lib/core";
 import type { Tx } from "@/lib/db/client";
 import { memberships, organizations, projects } from "@/lib/db/schema";
+import { isReservedOrgSlug } from "./reserved-slugs";
 
 export function slugify(name: string): string {
   const base = name
@@ -23,6 +24,8 @@ async function uniqueOrgSlug(tx: Tx, name: string): Promise<string> {
     sql`select slug from organizations where slug = ${base} or slug like ${`${base}-%`}`,
   );
   const set = new Set(taken.rows.map((r) => r.slug));
+  // A reserved slug (a top-level route) counts as taken, so SSO-made organizations get "admin-2" instead.
+  if (isReservedOrgSlug(base)) set.add(base);
   if (!set.has(base)) return base;
   for (let i = 2; ; i++) if (!set.has(`${base}-${i}`)) return `${base}-${i}`;
 }

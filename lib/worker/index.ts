@@ -7,7 +7,8 @@ export type WorkerHandle = { stop: () => Promise<void> };
 /**
  * The background loop. Periodic tasks are pg-boss jobs: every worker offers a throttled job per task each
  * interval (sendThrottled keys on the task name and time slot), so with several workers each slot runs once,
- * and a crashed worker's job is retried by another.
+ * and a crashed worker's job is retried by another. Queues are "stately" (at most one job queued and one
+ * running per task, across all workers): a pass slower than its interval is not overlapped by the next one.
  */
 export async function startWorker(opts: { url: string; tasks?: PeriodicTask[]; log?: (m: string) => void }) {
   const log = opts.log ?? ((m: string) => console.log(`[worker] ${m}`));
@@ -17,11 +18,15 @@ export async function startWorker(opts: { url: string; tasks?: PeriodicTask[]; l
   await boss.start();
   const timers: NodeJS.Timeout[] = [];
   for (const task of tasks) {
-    await boss.createQueue(task.name, {
+    const queue = {
       name: task.name,
+      policy: "stately",
       retryLimit: 2,
       expireInSeconds: task.timeoutSeconds ?? 300,
-    });
+    } as const;
+    await boss.createQueue(task.name, queue);
+    // A queue created by an older version (standard policy) is switched over; createQueue leaves it as it was.
+    await boss.updateQueue(task.name, queue);
     await boss.work(task.name, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async () => {
       await task.run();
     });

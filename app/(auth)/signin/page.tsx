@@ -1,5 +1,7 @@
+import { headers } from "next/headers";
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
+import { requestOrigin, sameOriginPath } from "@/lib/auth/callback-url";
 import { oidcConfigured, oidcDisplayName } from "@/lib/auth/next-auth";
 import { SignInForm } from "./signin-form";
 
@@ -13,13 +15,6 @@ const SSO_ERRORS = new Set([
   "Callback",
   "AccessDenied",
 ]);
-
-function safeCallback(raw: string | string[] | undefined): string {
-  const v = Array.isArray(raw) ? raw[0] : raw;
-  // Only same-site paths: an absolute URL here would be an open redirect.
-  // "/\\host" is treated like "//host" by browsers, so a backslash second is refused too.
-  return v?.startsWith("/") && v[1] !== "/" && v[1] !== "\\" ? v : "/";
-}
 
 export default async function SignInPage({
   searchParams,
@@ -41,7 +36,7 @@ export default async function SignInPage({
         </p>
       ) : null}
       <SignInForm
-        callbackUrl={safeCallback(sp.callbackUrl)}
+        callbackUrl={sameOriginPath(sp.callbackUrl, requestOrigin(await headers()))}
         sso={oidcConfigured() ? { name: oidcDisplayName() } : null}
       />
       <p className="text-sm">

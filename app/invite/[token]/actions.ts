@@ -1,5 +1,6 @@
 "use server";
 
+import { redirect } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 // The settings area's error mapping (reason/code → catalog, field messages → catalog) serves this page too.
 import { localizedActionError } from "@/app/(console)/[org]/settings/action-error";
@@ -7,10 +8,11 @@ import { signUpWithInvitation } from "@/lib/auth";
 import { getActor } from "@/lib/auth/session";
 import type { ActionResult } from "@/lib/core";
 import { acceptInvitation } from "@/lib/tenancy";
+import { signInFromAction } from "../../(auth)/session-cookies";
 
-type Joined = ActionResult<{ orgSlug: string; email: string }>;
+type Joined = ActionResult;
 
-/** A signed-in person with the invited email joins the organization. */
+/** A signed-in person with the invited email joins the organization and lands in it. */
 export async function acceptInvitationAction(
   token: string,
   _prev: Joined | null,
@@ -18,27 +20,34 @@ export async function acceptInvitationAction(
 ): Promise<Joined> {
   const actor = await getActor();
   if (!actor) return { ok: false, message: (await getTranslations("Invite"))("errors.signInFirst") };
+  let orgSlug: string;
   try {
-    const { org } = await acceptInvitation({ actor }, token);
-    return { ok: true, data: { orgSlug: org.slug, email: actor.email } };
+    orgSlug = (await acceptInvitation({ actor }, token)).org.slug;
   } catch (err) {
     return localizedActionError(err, "acceptInvitation", "Invite.errors");
   }
+  redirect(`/${orgSlug}/catalog`);
 }
 
-/** A new person creates their account with the invited email and joins; the client then signs them in. */
+/**
+ * A new person creates their account with the invited email and joins; then they are signed in on the server
+ * (next-auth issues the session) and land in the organization. Works without JavaScript.
+ */
 export async function joinWithInvitationAction(
   token: string,
   _prev: Joined | null,
   fd: FormData,
 ): Promise<Joined> {
+  let joined: { orgSlug: string; email: string };
   try {
     const { org, user } = await signUpWithInvitation({}, token, {
       name: fd.get("name"),
       password: fd.get("password"),
     });
-    return { ok: true, data: { orgSlug: org.slug, email: user.email } };
+    joined = { orgSlug: org.slug, email: user.email };
   } catch (err) {
     return localizedActionError(err, "joinWithInvitation", "Invite.errors");
   }
+  const failed = await signInFromAction(joined.email, String(fd.get("password") ?? ""));
+  redirect(failed ? "/signin" : `/${joined.orgSlug}/catalog`);
 }

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { signUp, verifyCredentials } from "@/lib/auth";
+import { hitRateLimit, SIGN_IN_LIMITS, signInKeys, signUp, verifyCredentials } from "@/lib/auth";
 import { RateLimitedError, UnauthorizedError, ValidationError } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { memberships, organizations, projects, users } from "@/lib/db/schema";
@@ -89,25 +89,57 @@ describe("verifyCredentials", () => {
     ).rejects.toBeInstanceOf(UnauthorizedError);
   });
 
-  it("rate-limits attempts per email, even with the right password, until the window passes", async () => {
+  it("rate-limits one address guessing one account, even with the right password, until the window passes", async () => {
     const input = good();
     await signUp({}, input);
     const t0 = new Date("2030-01-01T00:00:00Z");
     const now = () => t0;
     for (let i = 0; i < 8; i++) {
-      await verifyCredentials(
-        { now },
-        { email: input.email, password: "wrong-password-123" },
-        `ip-${i}`,
-      ).catch(() => {});
+      await verifyCredentials({ now }, { email: input.email, password: "wrong-password-123" }, "ip-a").catch(
+        () => {},
+      );
     }
     await expect(
-      verifyCredentials({ now }, { email: input.email, password: input.password }, "ip-x"),
+      verifyCredentials({ now }, { email: input.email, password: input.password }, "ip-a"),
     ).rejects.toBeInstanceOf(RateLimitedError);
     const later = () => new Date(t0.getTime() + 301_000);
     await expect(
-      verifyCredentials({ now: later }, { email: input.email, password: input.password }, "ip-y"),
+      verifyCredentials({ now: later }, { email: input.email, password: input.password }, "ip-a"),
     ).resolves.toMatchObject({ email: input.email });
+  });
+
+  // Issue 12 item 4: the per-email limit was global, so a stranger's 8 wrong passwords locked the owner out.
+  it("a stranger's failed attempts do not lock the account's owner out from their own address", async () => {
+    const input = good();
+    await signUp({}, input);
+    const now = () => new Date("2030-03-01T00:00:00Z");
+    for (let i = 0; i < 12; i++) {
+      await verifyCredentials(
+        { now },
+        { email: input.email, password: "wrong-password-123" },
+        "ip-stranger",
+      ).catch(() => {});
+    }
+    await expect(
+      verifyCredentials({ now }, { email: input.email, password: input.password }, "ip-owner"),
+    ).resolves.toMatchObject({ email: input.email });
+  });
+
+  it("a spray from many addresses at one account still meets the slower per-email backstop", async () => {
+    const input = good();
+    await signUp({}, input);
+    const now = () => new Date("2030-04-01T00:00:00Z");
+    // The earlier attempts of a spray, each from another address (counted directly: 99 password checks are slow).
+    const { perEmail } = signInKeys(input.email, "any");
+    for (let i = 0; i < SIGN_IN_LIMITS.perEmail.max - 1; i++) {
+      await hitRateLimit(getDb(), perEmail, SIGN_IN_LIMITS.perEmail, now());
+    }
+    await expect(
+      verifyCredentials({ now }, { email: input.email, password: input.password }, "ip-s-99"),
+    ).resolves.toMatchObject({ email: input.email });
+    await expect(
+      verifyCredentials({ now }, { email: input.email, password: input.password }, "ip-s-100"),
+    ).rejects.toBeInstanceOf(RateLimitedError);
   });
 
   it("rate-limits attempts per client IP across emails", async () => {

@@ -17,6 +17,12 @@ export const outbox = pgTable(
     subject: text("subject").notNull(),
     textBody: text("text_body").notNull(),
     htmlBody: text("html_body"),
+    /**
+     * A secret the email carries (an invitation, verification or reset token), AES-GCM encrypted with a key
+     * derived from NEXTAUTH_SECRET, which is never in the database. The bodies hold a placeholder instead; the
+     * deliverer puts the secret back in at send time and then clears this column.
+     */
+    secretSealed: text("secret_sealed"),
     /** Optional idempotency key: the same logical message is enqueued at most once. */
     dedupeKey: text("dedupe_key"),
     status: outboxStatus("status").notNull().default("pending"),

@@ -2,7 +2,16 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { outbox } from "@/lib/db/schema";
-import { deliverOutbox, enqueueEmail, MAX_ATTEMPTS, renderEmail, retryDelayMs } from "@/lib/notify";
+import {
+  deliverOutbox,
+  enqueueEmail,
+  MAX_ATTEMPTS,
+  renderEmail,
+  retryDelayMs,
+  SECRET_PLACEHOLDER,
+  unseal,
+} from "@/lib/notify";
+import { seal } from "@/lib/notify/sealed";
 import { startTestSmtp, type TestSmtp, unique, useOwnDatabase } from "./helpers";
 
 let smtp: TestSmtp;
@@ -177,15 +186,68 @@ describe("enqueueEmail", () => {
     expect(await getDb().$count(outbox, eq(outbox.toAddress, addr))).toBe(0);
   });
 
-  it("keeps messages as logged without SMTP_URL, and never sends them later", async () => {
+  // Issue 12 item 8: enqueueEmail chose "logged" from the enqueuing process's environment, so with SMTP_URL
+  // on the worker only every email from the web tier was marked logged and never sent.
+  it("a message enqueued where SMTP_URL is unset is still sent by a deliverer that has it", async () => {
+    const addr = unique("webtier");
+    delete process.env.SMTP_URL;
+    const id = (await enqueueEmail(getDb(), {
+      to: addr,
+      subject: "From the web tier",
+      text: "hi",
+    })) as string;
+    expect(await rowOf(id)).toMatchObject({ status: "pending" });
+    process.env.SMTP_URL = smtp.url;
+    expect(await deliverOutbox({ now: later(new Date(), 1000) })).toEqual({ sent: 1, failed: 0 });
+    expect(to(addr)).toHaveLength(1);
+  });
+
+  it("a deliverer without SMTP keeps messages as logged, and they are never sent later", async () => {
     const addr = unique("logged");
     delete process.env.SMTP_URL;
     const id = (await enqueueEmail(getDb(), { to: addr, subject: "Dev mail", text: "read me" })) as string;
-    expect(await deliverOutbox({ now: later(new Date(), 1000) })).toEqual({ sent: 0, failed: 0 });
+    expect(await deliverOutbox({ now: later(new Date(), 1000) })).toEqual({ sent: 0, failed: 0, logged: 1 });
     expect(await rowOf(id)).toMatchObject({ status: "logged", attempts: 0, textBody: "read me" });
 
     process.env.SMTP_URL = smtp.url;
     expect(await deliverOutbox({ now: later(new Date(), 60_000) })).toEqual({ sent: 0, failed: 0 });
     expect(to(addr)).toHaveLength(0);
+  });
+
+  // Issue 12 item 7: secrets (tokens in links) are never stored in clear; they are put back at send time.
+  it("stores a secret sealed with a placeholder in the bodies, sends it in clear, then forgets it", async () => {
+    const addr = unique("secret");
+    const token = "tok_0123456789abcdefghijklmnopqrstuvwxyz";
+    const body = renderEmail({
+      title: "Join",
+      paragraphs: ["Click"],
+      action: { label: "Accept", url: `https://forja.example/invite/${token}` },
+    });
+    const id = (await enqueueEmail(getDb(), { to: addr, subject: "Join", ...body, secret: token })) as string;
+    const stored = await rowOf(id);
+    expect(JSON.stringify(stored)).not.toContain(token);
+    expect(stored.textBody).toContain(`https://forja.example/invite/${SECRET_PLACEHOLDER}`);
+    expect(stored.secretSealed).toBeTruthy();
+
+    expect(await deliverOutbox({ now: later(new Date(), 1000) })).toEqual({ sent: 1, failed: 0 });
+    const [mail] = to(addr);
+    expect(mail?.text).toContain(`Accept: https://forja.example/invite/${token}`);
+    expect(mail?.html).toContain(`href="https://forja.example/invite/${token}"`);
+    expect(await rowOf(id)).toMatchObject({ status: "sent", secretSealed: null });
+  });
+
+  it("a sealed secret cannot be opened with another key, nor altered unnoticed", async () => {
+    const sealed = seal("the-secret-value");
+    expect(unseal(sealed)).toBe("the-secret-value");
+    const [v, iv, tag, ct] = sealed.split(".");
+    const flipped = `${v}.${iv}.${tag}.${(ct ?? "").startsWith("A") ? "B" : "A"}${(ct ?? "").slice(1)}`;
+    expect(() => unseal(flipped)).toThrow();
+    const saved = process.env.NEXTAUTH_SECRET;
+    process.env.NEXTAUTH_SECRET = "another-deployment-secret";
+    try {
+      expect(() => unseal(sealed)).toThrow();
+    } finally {
+      process.env.NEXTAUTH_SECRET = saved;
+    }
   });
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { ForbiddenError, NotFoundError, ValidationError } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { invitations, outbox } from "@/lib/db/schema";
+import { SECRET_PLACEHOLDER, unseal } from "@/lib/notify";
 import {
   hashInvitationToken,
   inviteMember,
@@ -11,7 +12,7 @@ import {
   revokeInvitation,
 } from "@/lib/tenancy";
 import { newTenant, uniqueEmail } from "@/test/factories";
-import { addMember, auditActions, DAY, inviteFootprint, tokenFromText } from "./helpers";
+import { addMember, auditActions, DAY, inviteFootprint } from "./helpers";
 
 describe("inviteMember", () => {
   it("stores only the token's hash, expires in 7 days, and enqueues the email in the same transaction", async () => {
@@ -31,10 +32,13 @@ describe("inviteMember", () => {
     const [mail] = await getDb().select().from(outbox).where(eq(outbox.orgId, org.id));
     expect(mail?.toAddress).toBe(email.toLowerCase());
     expect(mail?.subject).toContain(org.name);
+    // Issue 12 item 7: the stored bodies used to hold the working link for seven days (and in every backup).
     expect(mail?.textBody).toContain(
-      `${process.env.NEXTAUTH_URL ?? "http://localhost:3000"}/invite/${token}`,
+      `${process.env.NEXTAUTH_URL ?? `http://localhost:${process.env.PORT ?? 3000}`}/invite/${SECRET_PLACEHOLDER}`,
     );
-    expect(mail?.htmlBody).toContain(`/invite/${token}`);
+    expect(mail?.htmlBody).toContain(`/invite/${SECRET_PLACEHOLDER}`);
+    expect(`${mail?.textBody} ${mail?.htmlBody} ${mail?.secretSealed}`).not.toContain(token);
+    expect(unseal(mail?.secretSealed ?? "")).toBe(token);
     expect(mail?.textBody).toContain("Member");
     expect(await auditActions(org.id)).toContain("invitation.created");
   });
@@ -151,7 +155,7 @@ describe("resend, revoke and list", () => {
     expect(row?.tokenHash).toBe(hashInvitationToken(again.token));
     expect(row?.expiresAt.getTime()).toBe(t1.getTime() + 7 * DAY);
     const mails = await getDb().select().from(outbox).where(eq(outbox.orgId, org.id));
-    expect(mails.map((m) => tokenFromText(m.textBody)).sort()).toEqual([token, again.token].sort());
+    expect(mails.map((m) => unseal(m.secretSealed ?? "")).sort()).toEqual([token, again.token].sort());
     expect(await auditActions(org.id)).toContain("invitation.resent");
   });
 
