@@ -1,6 +1,9 @@
 import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
 import { signUp } from "@/lib/auth";
 import type { UserActor } from "@/lib/core";
+import { getDb } from "@/lib/db/client";
+import { outbox, users } from "@/lib/db/schema";
 
 /** A fresh user + organization per call, so test files never share tenant state. */
 export async function newTenant(label = "t") {
@@ -14,6 +17,10 @@ export async function newTenant(label = "t") {
       organizationName: `${label} org ${id}`,
     },
   );
+  // An owner who already opened the sign-up verification link: their address is proven and that email is
+  // out of the outbox, so suites that count delivered mail see only their own.
+  await getDb().update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.id, user.id));
+  await getDb().delete(outbox).where(eq(outbox.toAddress, user.email));
   const actor: UserActor = { kind: "user", userId: user.id, email: user.email, isOperator: false };
   return { user, org, project, actor, ctx: { actor } };
 }

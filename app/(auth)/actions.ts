@@ -2,6 +2,7 @@
 
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
+import { getLocale } from "next-intl/server";
 // The settings area's error mapping (reason/code → catalog, field messages → catalog) serves sign-up too.
 import { localizedActionError } from "@/app/(console)/[org]/settings/action-error";
 import { signUp } from "@/lib/auth";
@@ -26,7 +27,10 @@ export async function signInAction(_prev: ActionResult | null, formData: FormDat
 export async function signUpAction(_prev: ActionResult | null, formData: FormData): Promise<ActionResult> {
   let orgSlug: string;
   try {
-    const { org } = await signUp({}, Object.fromEntries(formData), { clientIp: await actionClientAddress() });
+    const { org } = await signUp({}, Object.fromEntries(formData), {
+      clientIp: await actionClientAddress(),
+      locale: await getLocale(),
+    });
     orgSlug = org.slug;
   } catch (err) {
     return localizedActionError(err, "signUp", "AuthErrors");

@@ -1,4 +1,6 @@
+export { requestPasswordReset, resetPassword, sendVerificationEmail, verifyEmail } from "./account-email";
 export { verifyCredentials } from "./credentials";
+export { emailTokenIsLive } from "./email-tokens";
 export { signUpWithInvitation } from "./invited-signup";
 export { hashPassword, verifyPassword } from "./password";
 export { hitRateLimit, SIGN_IN_LIMITS, signInKeys, signUpLimit } from "./rate-limit";

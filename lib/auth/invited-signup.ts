@@ -27,7 +27,14 @@ export async function signUpWithInvitation(ctx: Omit<Ctx, "actor">, token: strin
     }
     const [user] = await tx
       .insert(users)
-      .values({ email: invitation.email, name: input.name, passwordHash, createdAt: now })
+      // Receiving the invitation link proves the address.
+      .values({
+        email: invitation.email,
+        name: input.name,
+        passwordHash,
+        createdAt: now,
+        emailVerifiedAt: now,
+      })
       .onConflictDoNothing({ target: users.email })
       .returning();
     if (!user) {

@@ -35,10 +35,16 @@ export async function resolveOidcUser(provider: string, profile: OidcProfile) {
     if (existing && profile.emailVerified !== true) {
       throw new UnauthorizedError("The identity provider did not confirm this email address is verified");
     }
+    // Issue 12 item 6: an account whose address was never proven may belong to a squatter who registered it
+    // first; linking would hand them the real owner's SSO sign-ins. The owner proves it with a password reset.
+    if (existing && !existing.emailVerifiedAt) {
+      throw new UnauthorizedError("This email address has an unconfirmed account; reset its password first");
+    }
     let user = existing;
     if (!user) {
       const name = profile.name?.trim() || email.split("@")[0] || email;
-      [user] = await tx.insert(users).values({ email, name }).returning();
+      // The provider vouched for the address (checked above).
+      [user] = await tx.insert(users).values({ email, name, emailVerifiedAt: new Date() }).returning();
       if (!user) throw new Error("user insert returned nothing");
       const actor = { kind: "user" as const, userId: user.id, email, isOperator: false };
       await writeAudit(tx, actor, { orgId: null, action: "user.signed_up", data: { via: provider } });

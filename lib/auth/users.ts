@@ -5,6 +5,7 @@ import { type Ctx, nowOf, parseInput, ValidationError } from "@/lib/core";
 import { type Executor, getDb, withTx } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
 import { createOrganizationWithOwner } from "@/lib/tenancy";
+import { sendEmailToken } from "./email-tokens";
 import { AUTH_FIELD_MESSAGES } from "./field-messages";
 import { hashPassword } from "./password";
 import { hitRateLimit, signUpLimit } from "./rate-limit";
@@ -28,7 +29,7 @@ export async function getUserById(id: string) {
 export async function signUp(
   ctx: Omit<Ctx, "actor">,
   raw: SignUpInput | Record<string, unknown>,
-  opts: { clientIp?: string } = {},
+  opts: { clientIp?: string; locale?: string } = {},
 ) {
   const input = parseInput(signUpSchema, raw);
   const now = nowOf(ctx);
@@ -55,6 +56,8 @@ export async function signUp(
       ownerId: user.id,
       now,
     });
+    // The address is only claimed until its owner opens this link (needed to join by invitation or SSO).
+    await sendEmailToken(tx, user, "verify_email", now, opts.locale);
     return { user, org, project };
   });
 }

@@ -97,6 +97,15 @@ export async function acceptInvitationInTx(tx: Tx, actor: UserActor, token: stri
   if (inv.expiresAt.getTime() <= now.getTime()) {
     throw invalidState("This invitation has expired. Ask for a new one.", "invitation_expired");
   }
+  // Issue 12 item 6: an address someone only claimed at sign-up (never proven) may not join by invitation,
+  // or whoever registered alice@corp.com first would receive Alice's team membership.
+  const [me] = await tx
+    .select({ verifiedAt: users.emailVerifiedAt })
+    .from(users)
+    .where(eq(users.id, actor.userId));
+  if (!existing && !me?.verifiedAt) {
+    throw invalidState("Confirm your email address before accepting invitations", "email_unverified");
+  }
   if (!existing) {
     await tx
       .insert(memberships)

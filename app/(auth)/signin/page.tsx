@@ -39,6 +39,9 @@ export default async function SignInPage({
         callbackUrl={sameOriginPath(sp.callbackUrl, requestOrigin(await headers()))}
         sso={oidcConfigured() ? { name: oidcDisplayName() } : null}
       />
+      <Link href="/reset-password" className="text-sm text-orange-700 underline dark:text-orange-400">
+        {t("forgotPassword")}
+      </Link>
       <p className="text-sm">
         {t("noAccount")}{" "}
         <Link href="/signup" className="text-orange-700 underline dark:text-orange-400">

@@ -1,12 +1,12 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { getTranslations } from "next-intl/server";
+import { getLocale, getTranslations } from "next-intl/server";
 // The settings area's error mapping (reason/code → catalog, field messages → catalog) serves this page too.
 import { localizedActionError } from "@/app/(console)/[org]/settings/action-error";
-import { signUpWithInvitation } from "@/lib/auth";
+import { sendVerificationEmail, signUpWithInvitation } from "@/lib/auth";
 import { getActor } from "@/lib/auth/session";
-import type { ActionResult } from "@/lib/core";
+import { type ActionResult, InvalidStateError } from "@/lib/core";
 import { acceptInvitation } from "@/lib/tenancy";
 import { signInFromAction } from "../../(auth)/session-cookies";
 
@@ -24,6 +24,10 @@ export async function acceptInvitationAction(
   try {
     orgSlug = (await acceptInvitation({ actor }, token)).org.slug;
   } catch (err) {
+    // An address not yet proven: send the verification link now, and say so.
+    if (err instanceof InvalidStateError && err.details.reason === "email_unverified") {
+      await sendVerificationEmail({ actor }, { locale: await getLocale() }).catch(() => {});
+    }
     return localizedActionError(err, "acceptInvitation", "Invite.errors");
   }
   redirect(`/${orgSlug}/catalog`);

@@ -54,6 +54,8 @@ describe("resolveOidcUser", () => {
       {},
       { name: "Lena Link", email, password: "a-long-enough-password", organizationName: "Link Labs" },
     );
+    // Lena proved the address (the emailed link), so SSO may sign in to the same account.
+    await getDb().update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.id, existing.id));
     const user = await resolveOidcUser("oidc", {
       sub: sub(),
       email: email.toUpperCase(),
@@ -76,6 +78,20 @@ describe("resolveOidcUser", () => {
       UnauthorizedError,
     );
     expect(await identitiesOf(existing.id)).toHaveLength(0);
+  });
+
+  // Issue 12 item 6: a squatter signs up as alice@… with a password; Alice later signs in with corporate SSO and
+  // was linked to that row, password left in place, so both shared the account.
+  it("does not link an account whose address was never proven, even when the provider verified it", async () => {
+    const email = uniqueEmail("sso-squat");
+    const { user: squatter } = await signUp(
+      {},
+      { name: "Squatter", email, password: "squatters-password", organizationName: "Squat Labs" },
+    );
+    await expect(
+      resolveOidcUser("oidc", { sub: sub(), email, emailVerified: true, name: "Alice" }),
+    ).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(await identitiesOf(squatter.id)).toHaveLength(0);
   });
 
   it("refuses a profile without an email and creates nothing", async () => {

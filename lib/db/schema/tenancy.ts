@@ -27,9 +27,34 @@ export const users = pgTable(
     passwordHash: text("password_hash"),
     isOperator: boolean("is_operator").notNull().default(false),
     locale: text("locale"),
+    /**
+     * When the person proved they read this address (a link by email, an invitation link, a password reset,
+     * or an identity provider that vouches for it). Null: the address is only claimed, so it may not join an
+     * organization by invitation nor be linked to a single sign-on identity.
+     */
+    emailVerifiedAt: timestamp("email_verified_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex("users_email_key").on(t.email)],
+);
+
+export const emailTokenPurpose = pgEnum("email_token_purpose", ["verify_email", "reset_password"]);
+
+/** Single-use links sent by email (verify the address, reset the password). Only the sha256 is stored. */
+export const emailTokens = pgTable(
+  "email_tokens",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    purpose: emailTokenPurpose("purpose").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("email_tokens_hash_key").on(t.tokenHash), index("email_tokens_user_idx").on(t.userId)],
 );
 
 /** External identities (OIDC) linked to a user. */

@@ -10,7 +10,11 @@ import { uniqueEmail } from "@/test/factories";
 export async function newUser(label = "u") {
   const [user] = await getDb()
     .insert(users)
-    .values({ email: uniqueEmail(label), name: `${label} ${randomUUID().slice(0, 4)}` })
+    .values({
+      email: uniqueEmail(label),
+      name: `${label} ${randomUUID().slice(0, 4)}`,
+      emailVerifiedAt: new Date(),
+    })
     .returning();
   if (!user) throw new Error("user insert returned nothing");
   const actor: UserActor = { kind: "user", userId: user.id, email: user.email, isOperator: false };

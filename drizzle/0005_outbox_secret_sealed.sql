@@ -1,1 +1,0 @@
-ALTER TABLE "outbox" ADD COLUMN "secret_sealed" text;
