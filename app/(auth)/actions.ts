@@ -5,8 +5,7 @@ import { redirect } from "next/navigation";
 import { getLocale } from "next-intl/server";
 // The settings area's error mapping (reason/code → catalog, field messages → catalog) serves sign-up too.
 import { localizedActionError } from "@/app/(console)/[org]/settings/action-error";
-import { signUp } from "@/lib/auth";
-import { requestOrigin, sameOriginPath } from "@/lib/auth/callback-url";
+import { requestOrigin, sameOriginPath, signUp } from "@/lib/auth";
 import type { ActionResult } from "@/lib/core";
 import { actionClientAddress, signInFromAction } from "./session-cookies";
 

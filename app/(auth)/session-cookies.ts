@@ -10,7 +10,7 @@ import { cookies, headers } from "next/headers";
 import { NextResponse } from "next/server";
 import NextAuth from "next-auth";
 import { getTranslations } from "next-intl/server";
-import { clientAddress } from "@/lib/auth/client-address";
+import { clientAddress } from "@/lib/auth";
 import { authOptions } from "@/lib/auth/next-auth";
 
 type Jar = Record<string, string>;

@@ -1,4 +1,6 @@
 export { requestPasswordReset, resetPassword, sendVerificationEmail, verifyEmail } from "./account-email";
+export { requestOrigin, sameOriginPath } from "./callback-url";
+export { clientAddress, trustedProxies } from "./client-address";
 export { verifyCredentials } from "./credentials";
 export { emailTokenIsLive } from "./email-tokens";
 export { signUpWithInvitation } from "./invited-signup";

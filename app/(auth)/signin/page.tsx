@@ -1,7 +1,7 @@
 import { headers } from "next/headers";
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
-import { requestOrigin, sameOriginPath } from "@/lib/auth/callback-url";
+import { requestOrigin, sameOriginPath } from "@/lib/auth";
 import { oidcConfigured, oidcDisplayName } from "@/lib/auth/next-auth";
 import { SignInForm } from "./signin-form";
 
