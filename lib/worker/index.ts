@@ -1,4 +1,5 @@
 import "server-only";
+import pg from "pg";
 import PgBoss from "pg-boss";
 import { type PeriodicTask, periodicTasks } from "./tasks";
 
@@ -15,18 +16,30 @@ export async function startWorker(opts: { url: string; tasks?: PeriodicTask[]; l
   const tasks = opts.tasks ?? periodicTasks;
   const boss = new PgBoss({ connectionString: opts.url, schema: "pgboss", max: 4 });
   boss.on("error", (err) => console.error("[worker] pg-boss error", err));
-  await boss.start();
+  // Workers started at once on one database (replicas) would otherwise deadlock creating the same queues (each
+  // queue is a partition table): schema install and queue set-up happen one worker at a time.
+  const lock = new pg.Client({ connectionString: opts.url });
+  await lock.connect();
+  try {
+    await lock.query("select pg_advisory_lock(hashtext('forja:worker-setup'))");
+    await boss.start();
+    for (const task of tasks) {
+      const queue = {
+        name: task.name,
+        policy: "stately",
+        retryLimit: 2,
+        expireInSeconds: task.timeoutSeconds ?? 300,
+      } as const;
+      await boss.createQueue(task.name, queue);
+      // A queue created by an older version (standard policy) is switched over; createQueue leaves it as is.
+      await boss.updateQueue(task.name, queue);
+    }
+  } finally {
+    await lock.query("select pg_advisory_unlock(hashtext('forja:worker-setup'))").catch(() => {});
+    await lock.end();
+  }
   const timers: NodeJS.Timeout[] = [];
   for (const task of tasks) {
-    const queue = {
-      name: task.name,
-      policy: "stately",
-      retryLimit: 2,
-      expireInSeconds: task.timeoutSeconds ?? 300,
-    } as const;
-    await boss.createQueue(task.name, queue);
-    // A queue created by an older version (standard policy) is switched over; createQueue leaves it as it was.
-    await boss.updateQueue(task.name, queue);
     await boss.work(task.name, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async () => {
       await task.run();
     });

@@ -1,4 +1,4 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, like } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import {
   requestPasswordReset,
@@ -27,7 +27,7 @@ async function lastLink(to: string, path: string) {
   const [mail] = await getDb()
     .select()
     .from(outbox)
-    .where(eq(outbox.toAddress, to))
+    .where(and(eq(outbox.toAddress, to), like(outbox.textBody, `%${path}%`)))
     .orderBy(desc(outbox.createdAt))
     .limit(1);
   if (!mail?.secretSealed) throw new Error(`no sealed link for ${to}`);
