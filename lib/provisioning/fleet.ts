@@ -6,6 +6,7 @@ import { type Ctx, NotFoundError, nowOf } from "@/lib/core";
 import { withTx } from "@/lib/db/client";
 import { instances, nodes } from "@/lib/db/schema";
 import { applyTransitions } from "./lifecycle";
+import { getProvider } from "./providers";
 import { lockRegionPlacement } from "./scheduler";
 import { CAPACITY_STATES, type InstanceState } from "./states";
 
@@ -20,7 +21,14 @@ async function setNodeStatus(ctx: Ctx, nodeId: string, status: NodeStatus, now: 
     await lockRegionPlacement(tx, node.regionCode);
     await tx.update(nodes).set({ status }).where(eq(nodes.id, nodeId));
     let failed = 0;
-    if (status === "down") {
+    const engine = getProvider(node.regionCode).engine;
+    if (engine) {
+      // The cluster owns the node: tell it (scontrol update); what its jobs become (requeued, NODE_FAIL)
+      // reaches Forja through the engine pass, like a change an admin made on the cluster. A refusal by the
+      // cluster rolls this back.
+      const why = `Forja operator: ${status === "down" ? "failed" : status === "draining" ? "drain" : "resume"}`;
+      await engine.setNodeStatus(node.name, status, why);
+    } else if (status === "down") {
       const onNode = await tx
         .select({ id: instances.id, orgId: instances.orgId, state: instances.state })
         .from(instances)

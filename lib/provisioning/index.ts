@@ -25,6 +25,14 @@ export {
 // The simulator's seeded randomness, reused by lib/telemetry's demo history so both draw the same way.
 export { hashString, mulberry32 } from "./providers/simulated/prng";
 export {
+  createSlurmProvider,
+  NVIDIA_SMI_ARGS,
+  parseNvidiaSmi,
+  type SlurmConfig,
+  slurmConfigSchema,
+  toSamples as nvidiaSmiSamples,
+} from "./providers/slurm";
+export {
   getInstance,
   type InstanceDetail,
   type InstanceList,

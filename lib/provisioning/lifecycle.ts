@@ -16,6 +16,8 @@ export type TransitionPatch = {
   stateReason?: string | null;
   provisionFailure?: string | null;
   spotCheckedUntil?: Date | null;
+  /** The engine's workload id (engine-placed regions): null when the workload is gone for good. */
+  providerRef?: string | null;
 };
 
 export type Transition = {
@@ -75,7 +77,8 @@ export async function applyTransitions(
       ${sql.raw(`connection = case when v.p ? 'connection' then v.p->'connection' else i.connection end`)},
       ${col("stateReason", "state_reason", "text")},
       ${col("provisionFailure", "provision_failure", "text")},
-      ${col("spotCheckedUntil", "spot_checked_until", "timestamptz")}
+      ${col("spotCheckedUntil", "spot_checked_until", "timestamptz")},
+      ${col("providerRef", "provider_ref", "text")}
     from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
       as v(id uuid, from_state instance_state, to_state instance_state, p jsonb)
     where i.id = v.id and i.state = v.from_state

@@ -21,7 +21,7 @@ type InstanceFields = Pick<
   | "simSeed"
   | "startedAt"
   | "instanceTypeId"
->;
+> & { providerRef?: string | null };
 
 /** What the provider is told about an instance (it never sees tenant data beyond this). */
 export function toProviderInstance(inst: InstanceFields, offering: Offering | undefined): ProviderInstance {
@@ -42,6 +42,7 @@ export function toProviderInstance(inst: InstanceFields, offering: Offering | un
     nodeId: inst.nodeId,
     simSeed: inst.simSeed,
     startedAt: inst.startedAt,
+    providerRef: inst.providerRef ?? null,
   };
 }
 

@@ -3,9 +3,10 @@ import { and, eq, inArray, lte, notInArray, sql } from "drizzle-orm";
 import { type Ctx, nowOf } from "@/lib/core";
 import { type Tx, withTx } from "@/lib/db/client";
 import { instances } from "@/lib/db/schema";
+import { followEngineRegion } from "./engine-sync";
 import { applyTransitions, type Transition } from "./lifecycle";
 import { providerInstanceMapper } from "./provider-instance";
-import { clusterPlacedRegions, getProvider } from "./providers";
+import { clusterPlacedRegions, engineRegions, getProvider } from "./providers";
 import { SPOT_NOTICE_MS } from "./scheduler";
 import { uuidArray } from "./sql";
 import type { Instance } from "./types";
@@ -19,6 +20,8 @@ export type ReconcileResult = {
   requeued: number;
   interrupted: number;
   maxRuntimeStops: number;
+  /** Instances handed to an engine (Slurm) by the shared engine pass. */
+  submitted: number;
 };
 
 const BATCH = 500;
@@ -50,7 +53,19 @@ export async function reconcileInstances(
     requeued: 0,
     interrupted: 0,
     maxRuntimeStops: 0,
+    submitted: 0,
   };
+  // Regions handed to the shared engine pass: the engine's view decides (its placement, preemptions, nodes).
+  for (const { regionCode, engine } of engineRegions()) {
+    if (region !== null && region !== regionCode) continue;
+    try {
+      const r = await followEngineRegion(c, engine, regionCode, now);
+      for (const k of Object.keys(r) as Array<keyof typeof r>) result[k] += r[k];
+    } catch (err) {
+      // One unreachable cluster must not stop the other regions' lifecycle.
+      console.error(`[reconcile] engine pass for region ${regionCode} failed`, err);
+    }
+  }
   result.interrupted = await withTx(ctx.tx, (tx) =>
     spotInterruptions(tx, c, now, opts.spotNoticeMs ?? SPOT_NOTICE_MS, region),
   );
@@ -216,6 +231,9 @@ async function spotInterruptions(
 
 /** The hard cap a launch may set (maxRuntimeMinutes): queue ETAs and backfill rely on it being kept. */
 async function maxRuntimeStops(tx: Tx, ctx: Ctx, now: Date, region: string | null): Promise<number> {
+  const enforcing = engineRegions()
+    .filter((e) => e.engine.enforcesMaxRuntime)
+    .map((e) => e.regionCode);
   const over = await tx
     .select()
     .from(instances)
@@ -224,8 +242,10 @@ async function maxRuntimeStops(tx: Tx, ctx: Ctx, now: Date, region: string | nul
         eq(instances.state, "running"),
         sql`${instances.maxRuntimeMinutes} is not null`,
         sql`${instances.startedAt} + make_interval(mins => ${instances.maxRuntimeMinutes}) <= ${now}`,
-        // Every engine: a cluster-placed one sees the instance stopping and deletes its workload.
+        // Every engine: a cluster-placed one sees the instance stopping and deletes its workload, except
+        // one that enforces the limit itself (Slurm's time limit ends the job; the engine pass follows).
         region === null ? undefined : eq(instances.regionCode, region),
+        enforcing.length === 0 ? undefined : notInArray(instances.regionCode, enforcing),
       ),
     )
     .limit(BATCH)

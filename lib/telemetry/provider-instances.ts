@@ -25,6 +25,7 @@ type Row = {
   image_id: string;
   node_id: string | null;
   sim_seed: number;
+  provider_ref: string | null;
   started_ms: number | null;
   state: string;
   last_sample_ms: number | null;
@@ -39,7 +40,7 @@ export type LoadedInstance = ProviderInstance & { state: string; lastSampleAt: D
 export async function loadProviderInstances(exec: Executor, where: SQL): Promise<LoadedInstance[]> {
   const res = await exec.execute<Row>(sql`
     select i.id, i.org_id, i.name, i.kind, i.workload, i.region_code, i.gpu_model_id, i.gpu_count,
-      i.slices_per_gpu, i.pricing_model, i.image_id, i.node_id, i.sim_seed, i.state,
+      i.slices_per_gpu, i.pricing_model, i.image_id, i.node_id, i.sim_seed, i.provider_ref, i.state,
       coalesce(
         (select (p->>'memoryGib')::int from jsonb_array_elements(g.mig_profiles) p
           where p->>'name' = t.mig_profile limit 1),
@@ -72,6 +73,7 @@ function toLoaded(r: Row): LoadedInstance {
     imageId: r.image_id,
     nodeId: r.node_id,
     simSeed: Number(r.sim_seed),
+    providerRef: r.provider_ref,
     startedAt: r.started_ms === null ? null : new Date(Number(r.started_ms)),
     state: r.state,
     lastSampleAt: r.last_sample_ms === null ? null : new Date(Number(r.last_sample_ms)),

@@ -107,6 +107,11 @@ export const instances = pgTable(
     connection: jsonb("connection").$type<Record<string, string>>(),
     /** Reason of the last failure/rejection/preemption, shown to the user. */
     stateReason: text("state_reason"),
+    /**
+     * The engine's id of the workload (Slurm job id, Kubernetes pod name) for instances in an engine-placed
+     * region; set when the engine pass submits it, kept while the engine requeues it.
+     */
+    providerRef: text("provider_ref"),
     /** Deterministic seed for the simulated provider. */
     simSeed: integer("sim_seed").notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),

@@ -1,13 +1,40 @@
 import { simulatedProvider } from "./simulated";
-import type { Provider } from "./types";
+import { createSlurmProvider, slurmConfigFromEnv } from "./slurm";
+import type { Engine, Provider } from "./types";
 
 export { createFixedProvider, type FixedProviderOptions } from "./fixed";
-export type { LogLine, MetricSample, Provider, ProviderInstance, ProvisionPlan } from "./types";
+export type {
+  Engine,
+  EngineNode,
+  EngineWorkload,
+  LogLine,
+  MetricSample,
+  Provider,
+  ProviderInstance,
+  ProvisionPlan,
+  WorkloadPhase,
+  WorkloadStatus,
+} from "./types";
 
 // Process-wide: the worker, the web server and the tests each pick the provider once at start-up.
 let current: Provider | null = null;
 // Regions an operator attached to another engine (a Kubernetes cluster, a Slurm cluster); the rest use `current`.
 const byRegion = new Map<string, Provider>();
+let fromEnvDone = false;
+
+/**
+ * FORJA_SLURM attaches a Slurm cluster's regions on first use, in whichever process asks (web server bundles,
+ * worker, scripts): each has its own copy of this module, and none has to remember to call a set-up function.
+ * Regions attached explicitly (tests) win.
+ */
+function attachFromEnv(): void {
+  if (fromEnvDone) return;
+  fromEnvDone = true;
+  const cfg = slurmConfigFromEnv();
+  if (!cfg) return;
+  const slurm = createSlurmProvider(cfg);
+  for (const code of Object.keys(cfg.regions)) if (!byRegion.has(code)) byRegion.set(code, slurm);
+}
 
 /**
  * The provider lifecycle transitions ask about timing and connection details: the region's engine when one is
@@ -15,6 +42,7 @@ const byRegion = new Map<string, Provider>();
  * FORJA_SIM_SPEED (e2e runs use e.g. 30).
  */
 export function getProvider(regionCode?: string): Provider {
+  attachFromEnv();
   const attached = regionCode === undefined ? undefined : byRegion.get(regionCode);
   if (attached) return attached;
   current ??= simulatedProvider;
@@ -29,10 +57,19 @@ export function setRegionProvider(regionCode: string, provider: Provider | null)
 
 /** Regions whose engine places and drives its own workloads: Forja's scheduler and deadline pass skip them. */
 export function clusterPlacedRegions(): string[] {
+  attachFromEnv();
   return [...byRegion].filter(([, p]) => p.placement === "cluster").map(([code]) => code);
 }
 
 /** Replace the provider (tests install a fixed one; a deployment may install Kubernetes); null = default. */
 export function setProvider(provider: Provider | null): void {
   current = provider;
+}
+
+/** Cluster-placed regions handed to the shared engine pass, with their engine. */
+export function engineRegions(): Array<{ regionCode: string; engine: Engine }> {
+  attachFromEnv();
+  const out: Array<{ regionCode: string; engine: Engine }> = [];
+  for (const [regionCode, p] of byRegion) if (p.engine) out.push({ regionCode, engine: p.engine });
+  return out.sort((a, b) => a.regionCode.localeCompare(b.regionCode));
 }

@@ -23,6 +23,8 @@ export type ProviderInstance = {
   nodeId: string | null;
   simSeed: number;
   startedAt: Date | null;
+  /** The engine's id of the workload (Slurm job id, pod name); null before it is submitted or when Forja places. */
+  providerRef?: string | null;
 };
 
 /** When the workload will be up, or that it will fail, decided when the instance is placed. */
@@ -68,4 +70,83 @@ export interface Provider {
    */
   fetchSamples?(insts: ProviderInstance[], now: Date): Promise<Map<string, MetricSample[]>>;
   fetchLogs?(inst: ProviderInstance, from: Date, to: Date, limit: number): Promise<LogLine[]>;
+  /**
+   * A cluster-placed provider may hand its region to the shared engine pass (engine-sync.ts) instead of writing
+   * its own: it then only answers these questions, and Forja mirrors nodes, submits, follows and cancels.
+   */
+  readonly engine?: Engine;
 }
+
+/** A node as the engine reports it, mirrored into Forja's nodes/node_gpus rows of the region. */
+export type EngineNode = {
+  /** Unique across regions (e.g. "<node>.<cluster>"). */
+  name: string;
+  gpuModelId: string;
+  /** Physical GPUs; a GPU in MIG mode counts once. */
+  gpuCount: number;
+  /** Indexes of the GPUs in MIG mode. */
+  migGpuIndexes: number[];
+  vcpus: number;
+  ramGib: number;
+  /** idle/mixed/allocated → active; drain/draining → draining; down/fail/not responding → down. */
+  status: "active" | "draining" | "down";
+  /** The engine's own words for the state and why (e.g. "drained", "maintenance"), for the audit log. */
+  engineState: string;
+  engineReason: string | null;
+};
+
+/** Where an engine's workload is, reduced to what the lifecycle needs (engine-transitions.ts maps it). */
+export type WorkloadPhase =
+  | "pending"
+  | "running"
+  | "completed"
+  | "failed"
+  | "timeout"
+  | "preempted"
+  | "node_failed"
+  | "cancelled"
+  | "gone";
+
+export type WorkloadStatus = {
+  ref: string;
+  phase: WorkloadPhase;
+  /** The engine's reason (Slurm's pending reason, an exit code). */
+  reason: string | null;
+  /** EngineNode.name of the node it runs on, and the physical GPU indexes it holds there. */
+  nodeName: string | null;
+  gpuIndexes: number[];
+  /** For a pending workload: the engine's expected start and queue position (1 = next). */
+  expectedStart: Date | null;
+  queuePosition: number | null;
+  /** Connection details once the workload reported them (notebook URL + token); null = not yet. */
+  connection: Record<string, string> | null;
+};
+
+/** What the shared engine pass needs from a cluster (Slurm implements it; see docs/adr/0007). */
+export interface Engine {
+  /** Forja's node rows of this engine are "<node>.<clusterName>"; only those are marked down when they vanish. */
+  readonly clusterName: string;
+  /** True when the engine itself ends a workload at its max runtime (Slurm's time limit): Forja's pass stands aside. */
+  readonly enforcesMaxRuntime: boolean;
+  discoverNodes(regionCode: string): Promise<EngineNode[]>;
+  /** Submit an admitted instance; returns the engine's id of the workload. Throws the engine's refusal. */
+  submit(work: EngineWorkload): Promise<string>;
+  /** The status of these workloads of the region (a ref missing from the map = gone). */
+  observe(regionCode: string, refs: string[]): Promise<Map<string, WorkloadStatus>>;
+  /** End a workload (idempotent: an ended one is fine). */
+  cancel(ref: string): Promise<void>;
+  /** An operator's drain / fail / return to service of a node, applied on the cluster. */
+  setNodeStatus(nodeName: string, status: "active" | "draining" | "down", reason: string): Promise<void>;
+}
+
+/** What an engine is told to run: the instance plus the launch spec parts that shape the workload. */
+export type EngineWorkload = ProviderInstance & {
+  orgSlug: string;
+  imageReference: string;
+  command: string | null;
+  args: string[] | null;
+  env: Record<string, string> | null;
+  maxRuntimeMinutes: number | null;
+  /** The MIG profile of the instance type (e.g. "1g.10gb"), null for whole GPUs. */
+  migProfile: string | null;
+};
