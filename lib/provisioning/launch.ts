@@ -16,10 +16,10 @@ import {
 } from "@/lib/core";
 import { withTx } from "@/lib/db/client";
 import { images, instances, projects, regions } from "@/lib/db/schema";
+import { assertNotSuspended, assertQuotaAdmits, lockQuota } from "@/lib/quotas";
 import { acceleratorOfVendor } from "./images";
 import { applyTransition, recordCreated } from "./lifecycle";
 import { currentPrice, loadOffering, type PricingModelDb } from "./offerings";
-import { assertQuota, lockQuota } from "./quota";
 import { reservationRoom, reservedTermWithRoom } from "./reservations";
 import { DEFAULT_PRIORITY, type LaunchSpec, launchSpecSchema } from "./schemas";
 import { advisoryXactLock } from "./sql";
@@ -49,6 +49,7 @@ export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<L
     // Authorize before validating: a viewer's (or a stranger's) bad body is a 403/404, not a field list.
     const { org, role } = await requireOrgAccess(c, orgSlug, "member");
     const spec = parseInput(launchSpecSchema, raw);
+    await assertNotSuspended(tx, org.id);
 
     if (spec.idempotencyKey) {
       await tx.execute(advisoryXactLock("forja:launch-key", `${org.id}/${spec.idempotencyKey}`));
@@ -197,7 +198,7 @@ export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<L
     // Quota last, so the section serialized per org × GPU model × region is one read and the commit: the new
     // row is already written (invisible to others until commit), and every launch that took the lock before
     // this one has committed, so the count below sees all of them and this one.
-    await lockQuota(tx, org.id, offering.gpuModelId, region.code);
+    await lockQuota(tx, { orgId: org.id, gpuModelId: offering.gpuModelId, regionCode: region.code });
     if (pricingModel !== "on_demand" && pricingModel !== "spot") {
       const room = await reservationRoom(tx, {
         orgId: org.id,
@@ -209,8 +210,9 @@ export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<L
         throw new ValidationError({ pricingModel: [noReservation(offering.gpuModelName, region.code)] });
       }
     }
-    await assertQuota(tx, {
+    await assertQuotaAdmits(tx, {
       orgId: org.id,
+      projectId: project.id,
       gpuModelId: offering.gpuModelId,
       gpuModelName: offering.gpuModelName,
       regionCode: region.code,

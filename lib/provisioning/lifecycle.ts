@@ -18,6 +18,9 @@ export type TransitionPatch = {
   spotCheckedUntil?: Date | null;
   /** The engine's workload id (engine-placed regions): null when the workload is gone for good. */
   providerRef?: string | null;
+  /** Placed beyond nominal on borrowed cohort capacity (lib/quotas). */
+  borrowed?: boolean;
+  queueReason?: { code: string; params: Record<string, string | number> } | null;
 };
 
 export type Transition = {
@@ -78,7 +81,9 @@ export async function applyTransitions(
       ${col("stateReason", "state_reason", "text")},
       ${col("provisionFailure", "provision_failure", "text")},
       ${col("spotCheckedUntil", "spot_checked_until", "timestamptz")},
-      ${col("providerRef", "provider_ref", "text")}
+      ${col("providerRef", "provider_ref", "text")},
+      ${col("borrowed", "borrowed", "boolean")},
+      ${sql.raw(`queue_reason = case when v.p ? 'queueReason' then nullif(v.p->'queueReason', 'null'::jsonb) else i.queue_reason end`)}
     from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
       as v(id uuid, from_state instance_state, to_state instance_state, p jsonb)
     where i.id = v.id and i.state = v.from_state

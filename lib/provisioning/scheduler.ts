@@ -9,7 +9,9 @@ import { loadAllOfferings } from "./offerings";
 import { type Decisions, type PRequest, planPlacements, type Reservation } from "./placement";
 import { toProviderInstance } from "./provider-instance";
 import { clusterPlacedRegions, getProvider, type ProvisionPlan } from "./providers";
+import { clearBorrowMarks, gateRegion, writeQueueReasons } from "./quota-gate";
 import { advisoryXactLock } from "./sql";
+import type { Instance } from "./types";
 
 /** How long a spot instance keeps running after the scheduler reclaims its capacity. */
 export const SPOT_NOTICE_MS = 2 * 60_000;
@@ -18,6 +20,8 @@ export type SchedulerResult = {
   regions: string[];
   placed: number;
   preempted: number;
+  /** Borrowed instances reclaimed (with notice) because a lender of their cohort needs its nominal. */
+  reclaimed: number;
   /** Heads of queues that could not start now, with the node and time reserved for them. */
   reservations: Reservation[];
 };
@@ -43,13 +47,14 @@ export async function placeQueuedInstances(
           )
         ).rows.map((r) => r.region_code)
   ).filter((r) => !external.has(r));
-  const result: SchedulerResult = { regions, placed: 0, preempted: 0, reservations: [] };
+  const result: SchedulerResult = { regions, placed: 0, preempted: 0, reclaimed: 0, reservations: [] };
   for (const region of regions) {
     const d = await withTx(ctx.tx, (tx) =>
       placeRegion(tx, { ...ctx, tx, now: () => now }, region, now, opts.spotNoticeMs ?? SPOT_NOTICE_MS),
     );
     result.placed += d.placements.length;
     result.preempted += d.preemptions.length;
+    result.reclaimed += d.reclaimed;
     result.reservations.push(...d.reservations);
   }
   return result;
@@ -66,7 +71,7 @@ async function placeRegion(
   region: string,
   now: Date,
   spotNoticeMs: number,
-): Promise<Decisions> {
+): Promise<Decisions & { reclaimed: number }> {
   await lockRegionPlacement(tx, region);
   const queued = await tx
     .select()
@@ -74,7 +79,12 @@ async function placeRegion(
     .where(and(eq(instances.regionCode, region), eq(instances.state, "queued")))
     .orderBy(asc(instances.gpuModelId), desc(instances.priority), asc(instances.queuedAt), asc(instances.id))
     .for("update", { skipLocked: true });
-  if (queued.length === 0) return { placements: [], preemptions: [], reservations: [] };
+  // The quota gate (lib/quotas) runs even with nothing queued: a lowered nominal may need borrowed work back.
+  const gate = await gateRegion(tx, region, queued, now);
+  const borrowedIds = new Set(gate.admitted.filter((a) => a.borrowed).map((a) => a.id));
+  const reclaimed = await reclaimBorrowed(tx, ctx, gate.reclaim, now, spotNoticeMs);
+  await clearBorrowMarks(tx, region, gate.withinNominal);
+  if (queued.length === 0) return { placements: [], preemptions: [], reservations: [], reclaimed };
   // One connection: the reads run one after the other.
   const nodes = await loadRegionNodes(tx, region);
   const holders = await loadRegionHolders(tx, region, now);
@@ -82,7 +92,9 @@ async function placeRegion(
   const offeringOf = new Map(offerings.map((o) => [o.instanceTypeId, o]));
   const provider = getProvider(region);
   const plans = new Map<string, ProvisionPlan>();
-  const requests: PRequest[] = queued.map((q) => {
+  const byId = new Map(queued.map((q) => [q.id, q]));
+  const admitted = gate.admitted.map((a) => byId.get(a.id) as Instance);
+  const requests: PRequest[] = admitted.map((q) => {
     const plan = provider.planProvisioning(toProviderInstance(q, offeringOf.get(q.instanceTypeId)), now);
     plans.set(q.id, plan);
     const ready = plan.at.getTime();
@@ -98,7 +110,6 @@ async function placeRegion(
     };
   });
   const decisions = planPlacements({ nodes, holders, queue: requests, now: now.getTime(), spotNoticeMs });
-  const byId = new Map(queued.map((q) => [q.id, q]));
   const nodeName = new Map(nodes.map((n) => [n.id, n.name]));
 
   const placements: Transition[] = decisions.placements.map((p) => {
@@ -116,6 +127,8 @@ async function placeRegion(
         stateDeadline: plan.at,
         provisionFailure: plan.outcome === "failed" ? plan.reason : null,
         stateReason: null,
+        queueReason: null,
+        borrowed: borrowedIds.has(inst.id),
       },
     };
   });
@@ -141,9 +154,48 @@ async function placeRegion(
       from jsonb_to_recordset(${JSON.stringify(allocRows)}::jsonb)
         as r(org_id uuid, instance_id uuid, node_id uuid, node_gpu_id uuid, slices int, mig_profile text)`);
   }
-  if (decisions.preemptions.length > 0)
-    await preemptForCapacity(tx, ctx, decisions.preemptions, now, spotNoticeMs);
-  return { ...decisions, placements: decisions.placements.filter((p) => moved.has(p.requestId)) };
+  const reclaimedSet = new Set(gate.reclaim);
+  const spotPreempt = decisions.preemptions.filter((id) => !reclaimedSet.has(id));
+  if (spotPreempt.length > 0) await preemptForCapacity(tx, ctx, spotPreempt, now, spotNoticeMs);
+  await writeQueueReasons(
+    tx,
+    region,
+    queued.filter((q) => !moved.has(q.id)),
+    gate,
+  );
+  return {
+    ...decisions,
+    preemptions: spotPreempt,
+    placements: decisions.placements.filter((p) => moved.has(p.requestId)),
+    reclaimed,
+  };
+}
+
+/** Borrowed capacity goes back with the same notice as a spot interruption; auto-recover requeues it. */
+async function reclaimBorrowed(tx: Tx, ctx: Ctx, ids: string[], now: Date, noticeMs: number) {
+  if (ids.length === 0) return 0;
+  const rows = await tx
+    .select({ id: instances.id, orgId: instances.orgId })
+    .from(instances)
+    .where(sql`${instances.id} = any(${`{${ids.join(",")}}`}::uuid[]) and ${instances.state} = 'running'`);
+  const moved = await applyTransitions(
+    tx,
+    ctx,
+    rows.map((r) => ({
+      id: r.id,
+      orgId: r.orgId,
+      from: "running" as const,
+      to: "preempting" as const,
+      reason:
+        "Borrowed capacity reclaimed: an organization of the cohort needs its nominal quota back; " +
+        `notice of ${Math.round(noticeMs / 1000)} s`,
+      patch: {
+        stateDeadline: new Date(now.getTime() + noticeMs),
+        stateReason: "Reclaimed: this instance ran on borrowed quota that its lender needed back",
+      },
+    })),
+  );
+  return moved.size;
 }
 
 async function preemptForCapacity(tx: Tx, ctx: Ctx, ids: string[], now: Date, noticeMs: number) {

@@ -4,10 +4,10 @@ import { writeAudit } from "@/lib/audit";
 import { assertBudgetAllowsLaunch } from "@/lib/budgets";
 import { type Ctx, InvalidStateError, nowOf } from "@/lib/core";
 import { withTx } from "@/lib/db/client";
+import { assertNotSuspended, assertQuotaAdmits, lockQuota } from "@/lib/quotas";
 import { applyTransition } from "./lifecycle";
 import { loadOrgInstance } from "./load";
 import { loadOffering } from "./offerings";
-import { assertQuota, lockQuota } from "./quota";
 import type { Instance } from "./types";
 
 /**
@@ -30,11 +30,13 @@ export async function start(ctx: Ctx, orgSlug: string, instanceId: string): Prom
       );
     }
     // Starting again is new spend: a used-up budget that blocks launches blocks this too.
+    await assertNotSuspended(tx, org.id);
     await assertBudgetAllowsLaunch(tx, org.id, inst.projectId, now);
-    await lockQuota(tx, org.id, inst.gpuModelId, inst.regionCode);
+    await lockQuota(tx, { orgId: org.id, gpuModelId: inst.gpuModelId, regionCode: inst.regionCode });
     const offering = await loadOffering(tx, inst.instanceTypeId);
-    await assertQuota(tx, {
+    await assertQuotaAdmits(tx, {
       orgId: org.id,
+      projectId: inst.projectId,
       gpuModelId: inst.gpuModelId,
       gpuModelName: offering?.gpuModelName ?? inst.gpuModelId,
       regionCode: inst.regionCode,

@@ -2,4 +2,5 @@ export * from "./billing";
 export * from "./catalog";
 export * from "./notify";
 export * from "./provisioning";
+export * from "./quotas";
 export * from "./tenancy";

@@ -127,6 +127,13 @@ export const instances = pgTable(
     provisionFailure: text("provision_failure"),
     /** Spot interruptions were asked of the provider up to this time, so each window is asked once. */
     spotCheckedUntil: timestamp("spot_checked_until", { withTimezone: true }),
+    /**
+     * Placed beyond the organization's nominal quota on capacity borrowed from its cohort: reclaimed with
+     * notice when a lender needs its nominal back. Cleared when the organization's use falls within nominal.
+     */
+    borrowed: boolean("borrowed").notNull().default(false),
+    /** Why a queued instance waits (lib/quotas QueueReason: a code and its numbers), set by each scheduler tick. */
+    queueReason: jsonb("queue_reason").$type<{ code: string; params: Record<string, string | number> }>(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
   },
   (t) => [
@@ -165,25 +172,6 @@ export const instanceEvents = pgTable(
     index("instance_events_instance_idx").on(t.instanceId, t.at),
     index("instance_events_org_idx").on(t.orgId),
   ],
-);
-
-/** Max GPUs an organization may hold (queued + provisioning + running) per GPU model × region. */
-export const quotas = pgTable(
-  "quotas",
-  {
-    orgId: uuid("org_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
-    gpuModelId: text("gpu_model_id")
-      .notNull()
-      .references(() => gpuModels.id),
-    regionCode: text("region_code")
-      .notNull()
-      .references(() => regions.code),
-    maxGpus: integer("max_gpus").notNull(),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [primaryKey({ columns: [t.orgId, t.gpuModelId, t.regionCode] })],
 );
 
 /** Commitments an organization bought: GPU model × region × count for a term (1 month / 1 year). */

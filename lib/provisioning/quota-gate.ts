@@ -1,0 +1,76 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import { assertBudgetAllowsLaunch } from "@/lib/budgets";
+import { QuotaExceededError } from "@/lib/core";
+import type { Tx } from "@/lib/db/client";
+import { type GateResult, gateQueue, loadRegionQuotaState, type QueueReason } from "@/lib/quotas";
+import type { Instance } from "./types";
+
+/**
+ * The quota side of a scheduler tick (lib/quotas decides): which queued instances may be placed now and
+ * whether as borrowed, why the others wait, and which borrowed instances to reclaim. Runs under the region's
+ * placement lock, which is what makes "held" stable while it decides.
+ */
+export async function gateRegion(tx: Tx, region: string, queued: Instance[], now: Date): Promise<GateResult> {
+  const state = await loadRegionQuotaState(
+    tx,
+    region,
+    queued.map((q) => ({ orgId: q.orgId, projectId: q.projectId, modelId: q.gpuModelId })),
+  );
+  // A budget that blocks launches also keeps already-queued work of its scope from starting.
+  const budgetBlocked = new Map<string, string>();
+  const pairs = new Map(queued.map((q) => [`${q.orgId}/${q.projectId}`, q]));
+  for (const [k, q] of pairs) {
+    try {
+      await assertBudgetAllowsLaunch(tx, q.orgId, q.projectId, now);
+    } catch (err) {
+      if (!(err instanceof QuotaExceededError)) throw err;
+      budgetBlocked.set(k, String(err.details.budgetName ?? ""));
+    }
+  }
+  return gateQueue({
+    ...state,
+    budgetBlocked,
+    requests: queued.map((q) => ({
+      id: q.id,
+      orgId: q.orgId,
+      projectId: q.projectId,
+      modelId: q.gpuModelId,
+      slices: q.gpuCount * q.slicesPerGpu,
+    })),
+  });
+}
+
+/** Every queued instance that did not start gets its one reason (the gate's, or waiting for GPUs). */
+export async function writeQueueReasons(
+  tx: Tx,
+  region: string,
+  waiting: Instance[],
+  gate: GateResult,
+): Promise<void> {
+  if (waiting.length === 0) return;
+  const rows = waiting.map((q) => ({
+    id: q.id,
+    reason:
+      gate.reasons.get(q.id) ??
+      ({ code: "waiting_for_gpus", params: { region, model: q.gpuModelId } } satisfies QueueReason),
+  }));
+  await tx.execute(sql`
+    update instances i set queue_reason = r.reason
+    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(id uuid, reason jsonb)
+    where i.id = r.id and i.state = 'queued' and i.queue_reason is distinct from r.reason`);
+}
+
+/** An organization back within nominal holds nothing borrowed any more. */
+export async function clearBorrowMarks(tx: Tx, region: string, keys: string[]): Promise<void> {
+  if (keys.length === 0) return;
+  const rows = keys.map((k) => {
+    const [org, model] = k.split("/");
+    return { org, model };
+  });
+  await tx.execute(sql`
+    update instances i set borrowed = false
+    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(org uuid, model text)
+    where i.org_id = r.org and i.gpu_model_id = r.model and i.region_code = ${region} and i.borrowed
+      and i.state in ('provisioning', 'running', 'stopping')`);
+}

@@ -1,0 +1,159 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import { ForbiddenError, QuotaExceededError } from "@/lib/core";
+import type { Executor, Tx } from "@/lib/db/client";
+import { cohortOf, effectiveLevels } from "./levels";
+import { poolOf } from "./gate";
+import { HELD_STATES } from "./state";
+import { gpusOfSlices } from "./units";
+
+/**
+ * States that count toward an organization's admitted footprint: all that hold GPUs or wait for them. A
+ * stopped or preempted instance holds none (starting it again is admitted anew); auto-recover goes preempting
+ * → preempted → queued in one transaction and so keeps its place.
+ */
+export const FOOTPRINT_STATES = ["requested", "queued", "provisioning", "running", "stopping", "preempting"];
+const FOOTPRINT = sql.raw(`('${FOOTPRINT_STATES.join("','")}')`);
+const HELD = sql.raw(`('${HELD_STATES.join("','")}')`);
+
+export type QuotaKey = { orgId: string; gpuModelId: string; regionCode: string };
+
+/**
+ * Serializes launches and starts for one (organization, GPU model, region) until the transaction ends, so
+ * two concurrent launches cannot both see the same free quota.
+ */
+export async function lockQuota(tx: Tx, k: QuotaKey): Promise<void> {
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(hashtext('forja:quota'), hashtext(${`${k.orgId}/${k.gpuModelId}/${k.regionCode}`}))`,
+  );
+}
+
+export type QuotaStanding = {
+  nominal: number;
+  borrowingLimit: number;
+  lendingLimit: number | null;
+  inCohort: boolean;
+  /** Admitted footprint (queued and holding), slices. */
+  footprint: number;
+  /** Held now (not queued, not in a notice), slices. */
+  held: number;
+  /** Idle cohort capacity this organization could borrow now, slices. */
+  borrowableNow: number;
+  source: "organization" | "default" | "builtin";
+};
+
+export async function quotaStanding(exec: Executor, k: QuotaKey): Promise<QuotaStanding> {
+  const orgs = await cohortOf(exec, [k.orgId]);
+  const cohortId = orgs.get(k.orgId)?.cohortId ?? null;
+  const peers = cohortId
+    ? (
+        await exec.execute<{ org_id: string }>(
+          sql`select org_id from cohort_members where cohort_id = ${cohortId}`,
+        )
+      ).rows.map((r) => r.org_id)
+    : [k.orgId];
+  const levels = await effectiveLevels(exec, peers, [k.gpuModelId], k.regionCode);
+  const use = await exec.execute<{ org_id: string; held: number; footprint: number }>(sql`
+    select org_id,
+      coalesce(sum(gpu_count * slices_per_gpu) filter (where state in ${HELD}), 0)::int as held,
+      coalesce(sum(gpu_count * slices_per_gpu) filter (where state in ${FOOTPRINT}), 0)::int as footprint
+    from instances
+    where org_id = any(${`{${peers.join(",")}}`}::uuid[]) and gpu_model_id = ${k.gpuModelId}
+      and region_code = ${k.regionCode}
+    group by org_id`);
+  const held = new Map(use.rows.map((r) => [`${r.org_id}/${k.gpuModelId}`, Number(r.held)]));
+  const mine = use.rows.find((r) => r.org_id === k.orgId);
+  const lvl = levels.get(`${k.orgId}/${k.gpuModelId}`);
+  if (!lvl) throw new Error("no quota level resolved");
+  let borrowableNow = 0;
+  if (cohortId) {
+    const pool = poolOf({ levels }, peers, k.gpuModelId, held);
+    borrowableNow = Math.max(0, pool.pool - pool.borrowed);
+  }
+  return {
+    nominal: lvl.nominal,
+    borrowingLimit: cohortId ? lvl.borrowingLimit : 0,
+    lendingLimit: lvl.lendingLimit,
+    inCohort: cohortId !== null,
+    footprint: Number(mine?.footprint ?? 0),
+    held: Number(mine?.held ?? 0),
+    borrowableNow,
+    source: lvl.source,
+  };
+}
+
+export async function assertNotSuspended(exec: Executor, orgId: string): Promise<void> {
+  const res = await exec.execute<{ reason: string }>(
+    sql`select reason from org_suspensions where org_id = ${orgId}`,
+  );
+  const row = res.rows[0];
+  if (row) {
+    throw new ForbiddenError(
+      `Your organization is suspended by the platform operator (${row.reason}); new work cannot start.`,
+    );
+  }
+}
+
+/**
+ * Admission for launch and start, under lockQuota: the organization's footprint may reach nominal plus its
+ * borrowing limit (inside a cohort), and a project with a share may not go past it. `alreadyCounted`: the
+ * request's own row is already written in this transaction (and so in the count).
+ */
+export async function assertQuotaAdmits(
+  tx: Tx,
+  input: QuotaKey & { projectId: string; gpuModelName: string; slices: number; alreadyCounted?: boolean },
+): Promise<{ guaranteed: number; borrowed: number }> {
+  const s = await quotaStanding(tx, input);
+  const own = input.alreadyCounted ? input.slices : 0;
+  const others = s.footprint - own;
+  const limit = s.nominal + s.borrowingLimit;
+  const gpus = gpusOfSlices;
+  if (others + input.slices > limit) {
+    throw new QuotaExceededError(
+      `Quota exceeded for ${input.gpuModelName} in ${input.regionCode}: your organization's quota there is ` +
+        `${gpus(s.nominal)} GPUs` +
+        (s.borrowingLimit > 0 ? ` (plus up to ${gpus(s.borrowingLimit)} borrowed)` : "") +
+        `, ${gpus(others)} ${others === 7 ? "is" : "are"} already queued or in use, and this needs ` +
+        `${gpus(input.slices)} more. Stop or terminate an instance, or request more quota.`,
+      {
+        reason: "quota_exceeded",
+        gpuModelId: input.gpuModelId,
+        regionCode: input.regionCode,
+        limitGpus: gpus(limit),
+        nominalGpus: gpus(s.nominal),
+        borrowingLimitGpus: gpus(s.borrowingLimit),
+        usedGpus: gpus(others),
+        requestedGpus: gpus(input.slices),
+        howToIncrease: "request more quota",
+      },
+    );
+  }
+  const share = await tx.execute<{ share: number; used: number }>(sql`
+    select p.share_gpus * 7 as share,
+      coalesce((select sum(i.gpu_count * i.slices_per_gpu) from instances i
+        where i.project_id = p.project_id and i.gpu_model_id = p.gpu_model_id and i.region_code = p.region_code
+          and i.state in ${FOOTPRINT}), 0)::int as used
+    from project_quotas p
+    where p.project_id = ${input.projectId} and p.gpu_model_id = ${input.gpuModelId}
+      and p.region_code = ${input.regionCode}`);
+  const ps = share.rows[0];
+  if (ps) {
+    const used = Number(ps.used) - own;
+    if (used + input.slices > Number(ps.share)) {
+      throw new QuotaExceededError(
+        `This project's share of ${input.gpuModelName} in ${input.regionCode} is ${gpus(Number(ps.share))} ` +
+          `GPUs and ${gpus(used)} are already queued or in use; ask an organization admin to raise the share.`,
+        {
+          reason: "project_share_used",
+          gpuModelId: input.gpuModelId,
+          regionCode: input.regionCode,
+          shareGpus: gpus(Number(ps.share)),
+          usedGpus: gpus(used),
+          requestedGpus: gpus(input.slices),
+        },
+      );
+    }
+  }
+  const guaranteed = Math.max(0, Math.min(input.slices, s.nominal - others));
+  return { guaranteed, borrowed: input.slices - guaranteed };
+}

@@ -1,0 +1,242 @@
+/**
+ * Quota at placement, as a pure function of one region's quota state (the scheduler loads it under the
+ * region's placement lock). All amounts are in compute slices (a GPU is 7).
+ *
+ * Levels per organization × GPU model: nominal N (guaranteed), borrowing limit BL (how far beyond N it may
+ * go, only inside a cohort), lending limit LL (how much of its unused nominal others may use; null = all).
+ * "Held" H counts instances holding GPUs and not in a reclaim/preemption notice. An organization borrows
+ * max(0, H − N); a cohort's pool for a model is Σ min(max(0, N − H), LL) over its members. The rule kept at
+ * every tick: Σ borrowed ≤ pool per cohort × model, H ≤ N + BL per organization.
+ *
+ * Order (Kueue-like): first every request that fits its organization's nominal (priority, FIFO); then the
+ * rest borrow, one at a time, from the organization with the lowest weighted dominant share (its largest
+ * H / cohort nominal over the region's GPU models, divided by its weight), so no one is starved while idle
+ * capacity waits. Reclaim: when lenders' admitted guaranteed work shrinks the pool below what is borrowed,
+ * running borrowed instances are reclaimed, lowest priority first, then youngest.
+ */
+import type { QueueReason } from "./reasons";
+import { gpusOfSlices } from "./units";
+
+export type GateLevel = { nominal: number; borrowingLimit: number; lendingLimit: number | null };
+export type GateOrg = { cohortId: string | null; weight: number };
+export type GateRequest = {
+  id: string;
+  orgId: string;
+  projectId: string;
+  modelId: string;
+  slices: number;
+};
+export type GateHolder = {
+  id: string;
+  orgId: string;
+  modelId: string;
+  slices: number;
+  priority: number;
+  startedAt: number;
+  running: boolean;
+  borrowed: boolean;
+};
+export type GateInput = {
+  /** Queued requests of the region in priority / FIFO order (per model; across models any order). */
+  requests: GateRequest[];
+  orgs: Map<string, GateOrg>;
+  /** Key `${orgId}/${modelId}`; every organization in `orgs` × model seen must have one. */
+  levels: Map<string, GateLevel>;
+  /** Key `${orgId}/${modelId}`: slices held now (not in a notice). */
+  held: Map<string, number>;
+  /** Key `${projectId}/${modelId}`: the project's share and what it holds. */
+  projectShares: Map<string, { share: number; held: number }>;
+  /** Key `${orgId}/${projectId}`: why the budget blocks it. */
+  budgetBlocked: Map<string, string>;
+  suspended: Set<string>;
+  holders: GateHolder[];
+};
+export type GateResult = {
+  /** In the order the placer should try them; `borrowed` when it goes beyond nominal. */
+  admitted: Array<{ id: string; borrowed: boolean }>;
+  reasons: Map<string, QueueReason>;
+  /** Running borrowed instances to reclaim with notice. */
+  reclaim: string[];
+  /** `${orgId}/${modelId}` now within nominal: their borrowed marks can be cleared. */
+  withinNominal: string[];
+};
+
+const key = (a: string, b: string) => `${a}/${b}`;
+
+export function levelOf(input: Pick<GateInput, "levels">, orgId: string, modelId: string): GateLevel {
+  return input.levels.get(key(orgId, modelId)) ?? { nominal: 0, borrowingLimit: 0, lendingLimit: 0 };
+}
+
+/** Members of each cohort, and the models to balance over. */
+function cohortsOf(orgs: Map<string, GateOrg>): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const [orgId, o] of orgs) {
+    if (!o.cohortId) continue;
+    out.set(o.cohortId, [...(out.get(o.cohortId) ?? []), orgId]);
+  }
+  return out;
+}
+
+export type PoolState = { borrowed: number; pool: number };
+
+/** Borrowed and lendable slices of one cohort for one model, given what everyone holds. */
+export function poolOf(
+  input: Pick<GateInput, "levels">,
+  members: string[],
+  modelId: string,
+  held: Map<string, number>,
+): PoolState {
+  let borrowed = 0;
+  let pool = 0;
+  for (const m of members) {
+    const lvl = levelOf(input, m, modelId);
+    const h = held.get(key(m, modelId)) ?? 0;
+    borrowed += Math.max(0, h - lvl.nominal);
+    const unused = Math.max(0, lvl.nominal - h);
+    pool += lvl.lendingLimit === null ? unused : Math.min(unused, lvl.lendingLimit);
+  }
+  return { borrowed, pool };
+}
+
+export function gateQueue(input: GateInput): GateResult {
+  const held = new Map(input.held);
+  const projectHeld = new Map([...input.projectShares].map(([k, v]) => [k, v.held]));
+  const members = cohortsOf(input.orgs);
+  const models = [...new Set([...input.requests.map((r) => r.modelId), ...input.holders.map((h) => h.modelId)])];
+  const cohortNominal = new Map<string, number>();
+  for (const [cohortId, list] of members) {
+    for (const model of models) {
+      const n = list.reduce((s, m) => s + levelOf(input, m, model).nominal, 0);
+      cohortNominal.set(key(cohortId, model), n);
+    }
+  }
+  const out: GateResult = { admitted: [], reasons: new Map(), reclaim: [], withinNominal: [] };
+  const gpus = gpusOfSlices;
+  const take = (r: GateRequest) => {
+    held.set(key(r.orgId, r.modelId), (held.get(key(r.orgId, r.modelId)) ?? 0) + r.slices);
+    const pk = key(r.projectId, r.modelId);
+    if (projectHeld.has(pk)) projectHeld.set(pk, (projectHeld.get(pk) ?? 0) + r.slices);
+  };
+
+  // Pass 1: what fits within nominal (and the project's share), in queue order.
+  const candidates: GateRequest[] = [];
+  for (const r of input.requests) {
+    if (input.suspended.has(r.orgId)) {
+      out.reasons.set(r.id, { code: "org_suspended", params: {} });
+      continue;
+    }
+    const budget = input.budgetBlocked.get(key(r.orgId, r.projectId));
+    if (budget !== undefined) {
+      out.reasons.set(r.id, { code: "budget_blocked", params: { budget } });
+      continue;
+    }
+    const share = input.projectShares.get(key(r.projectId, r.modelId));
+    const ph = projectHeld.get(key(r.projectId, r.modelId)) ?? 0;
+    if (share && ph + r.slices > share.share) {
+      out.reasons.set(r.id, {
+        code: "project_share_used",
+        params: { share: gpus(share.share), inUse: gpus(ph), requested: gpus(r.slices) },
+      });
+      continue;
+    }
+    const lvl = levelOf(input, r.orgId, r.modelId);
+    if ((held.get(key(r.orgId, r.modelId)) ?? 0) + r.slices <= lvl.nominal) {
+      take(r);
+      out.admitted.push({ id: r.id, borrowed: false });
+    } else candidates.push(r);
+  }
+
+  // Pass 2: borrowers, lowest weighted dominant share first.
+  const share = (orgId: string) => {
+    const o = input.orgs.get(orgId);
+    if (!o?.cohortId) return Number.POSITIVE_INFINITY;
+    let dominant = 0;
+    for (const model of models) {
+      const cap = Math.max(1, cohortNominal.get(key(o.cohortId, model)) ?? 0);
+      dominant = Math.max(dominant, (held.get(key(orgId, model)) ?? 0) / cap);
+    }
+    return dominant / o.weight;
+  };
+  const byOrg = new Map<string, GateRequest[]>();
+  for (const r of candidates) byOrg.set(r.orgId, [...(byOrg.get(r.orgId) ?? []), r]);
+  while (byOrg.size > 0) {
+    let orgId = "";
+    let best = Number.POSITIVE_INFINITY;
+    for (const o of byOrg.keys()) {
+      const s = share(o);
+      if (orgId === "" || s < best || (s === best && o < orgId)) {
+        orgId = o;
+        best = s;
+      }
+    }
+    const list = byOrg.get(orgId) as GateRequest[];
+    const r = list.shift() as GateRequest;
+    if (list.length === 0) byOrg.delete(orgId);
+    const lvl = levelOf(input, r.orgId, r.modelId);
+    const h = held.get(key(r.orgId, r.modelId)) ?? 0;
+    const cohortId = input.orgs.get(r.orgId)?.cohortId ?? null;
+    const limit = cohortId ? lvl.nominal + lvl.borrowingLimit : lvl.nominal;
+    if (h + r.slices > limit) {
+      out.reasons.set(r.id, {
+        code: cohortId && lvl.borrowingLimit > 0 ? "over_borrowing_limit" : "over_nominal_nothing_to_borrow",
+        params: {
+          nominal: gpus(lvl.nominal),
+          borrowingLimit: gpus(cohortId ? lvl.borrowingLimit : 0),
+          inUse: gpus(h),
+          requested: gpus(r.slices),
+          borrowable: 0,
+        },
+      });
+      continue;
+    }
+    const team = members.get(cohortId as string) ?? [];
+    const trial = new Map(held);
+    trial.set(key(r.orgId, r.modelId), h + r.slices);
+    const after = poolOf(input, team, r.modelId, trial);
+    if (after.borrowed > after.pool) {
+      const before = poolOf(input, team, r.modelId, held);
+      out.reasons.set(r.id, {
+        code: "over_nominal_nothing_to_borrow",
+        params: {
+          nominal: gpus(lvl.nominal),
+          borrowingLimit: gpus(lvl.borrowingLimit),
+          inUse: gpus(h),
+          requested: gpus(r.slices),
+          borrowable: gpus(Math.max(0, before.pool - before.borrowed)),
+        },
+      });
+      continue;
+    }
+    take(r);
+    out.admitted.push({ id: r.id, borrowed: true });
+  }
+
+  // Reclaim: lenders' admitted guaranteed work may have shrunk a pool below what is borrowed.
+  // Marked-borrowed work goes first; others of an over-nominal organization only when its nominal was cut.
+  const victims = input.holders
+    .filter((x) => x.running)
+    .sort(
+      (a, b) =>
+        Number(b.borrowed) - Number(a.borrowed) || a.priority - b.priority || b.startedAt - a.startedAt,
+    );
+  for (const [, team] of members) {
+    for (const model of models) {
+      let state = poolOf(input, team, model, held);
+      for (const v of victims) {
+        if (state.borrowed <= state.pool) break;
+        if (v.modelId !== model || !team.includes(v.orgId)) continue;
+        const k = key(v.orgId, model);
+        if ((held.get(k) ?? 0) <= levelOf(input, v.orgId, model).nominal) continue;
+        held.set(k, (held.get(k) ?? 0) - v.slices);
+        out.reclaim.push(v.id);
+        state = poolOf(input, team, model, held);
+      }
+    }
+  }
+  // Organizations whose held use (without what this tick admits) is within nominal.
+  for (const [k, h] of input.held) {
+    const [orgId, modelId] = k.split("/") as [string, string];
+    if (h <= levelOf(input, orgId, modelId).nominal) out.withinNominal.push(k);
+  }
+  return out;
+}

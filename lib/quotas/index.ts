@@ -1,0 +1,29 @@
+/**
+ * lib/quotas: hierarchical GPU quotas per GPU model × region — cohorts, organizations (nominal, borrowing
+ * and lending limits), project shares — admission for launch, the scheduler's gate (borrowing, weighted
+ * fair share, reclaim), queue reasons, quota requests and the operator's edits. Framework-free; used by
+ * lib/provisioning (which it never imports), the UI, the API and the worker.
+ */
+export {
+  assertNotSuspended,
+  assertQuotaAdmits,
+  FOOTPRINT_STATES,
+  lockQuota,
+  type QuotaKey,
+  type QuotaStanding,
+  quotaStanding,
+} from "./admission";
+export {
+  type GateHolder,
+  type GateInput,
+  type GateLevel,
+  type GateOrg,
+  type GateRequest,
+  type GateResult,
+  gateQueue,
+} from "./gate";
+export { DEFAULT_QUOTA_GPUS, type EffectiveLevel, effectiveLevels, SEEDED_QUOTA_GPUS } from "./levels";
+export { type QuotaLeft, quotaLeft, seedDefaultQuotas } from "./preview";
+export { QUEUE_REASON_CODES, type QueueReason, type QueueReasonCode, reasonAsksForQuota } from "./reasons";
+export { HELD_STATES, loadRegionQuotaState } from "./state";
+export { gpusOfSlices, SLICES_PER_GPU, slicesOfGpus } from "./units";
