@@ -8,6 +8,7 @@ import enCommon from "./en/common.json";
 import enCostNotices from "./en/costNotices.json";
 import enCosts from "./en/costs.json";
 import enInstances from "./en/instances.json";
+import enQuotas from "./en/quotas.json";
 import enSettings from "./en/settings.json";
 import enShell from "./en/shell.json";
 import esAdmin from "./es/admin.json";
@@ -19,6 +20,7 @@ import esCommon from "./es/common.json";
 import esCostNotices from "./es/costNotices.json";
 import esCosts from "./es/costs.json";
 import esInstances from "./es/instances.json";
+import esQuotas from "./es/quotas.json";
 import esSettings from "./es/settings.json";
 import esShell from "./es/shell.json";
 
@@ -36,6 +38,7 @@ const catalogs = {
     ...enAdmin,
     ...enSettings,
     ...enShell,
+    ...enQuotas,
     ...enCatalog,
     ...enInstances,
     ...enApi,
@@ -49,6 +52,7 @@ const catalogs = {
     ...esAdmin,
     ...esSettings,
     ...esShell,
+    ...esQuotas,
     ...esCatalog,
     ...esInstances,
     ...esApi,

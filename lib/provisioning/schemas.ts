@@ -121,13 +121,6 @@ export const launchSpecSchema = z
         }
       }
     }
-    if (spec.autoRecover && spec.pricingModel !== "spot") {
-      ctx.addIssue({
-        code: "custom",
-        path: ["autoRecover"],
-        message: "Only spot instances can auto-recover after a preemption",
-      });
-    }
   });
 
 export type LaunchSpecInput = z.input<typeof launchSpecSchema>;

@@ -2,8 +2,8 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { ForbiddenError, QuotaExceededError } from "@/lib/core";
 import type { Executor, Tx } from "@/lib/db/client";
-import { cohortOf, effectiveLevels } from "./levels";
 import { poolOf } from "./gate";
+import { cohortOf, effectiveLevels } from "./levels";
 import { HELD_STATES } from "./state";
 import { gpusOfSlices } from "./units";
 
@@ -110,11 +110,11 @@ export async function assertQuotaAdmits(
   const gpus = gpusOfSlices;
   if (others + input.slices > limit) {
     throw new QuotaExceededError(
-      `Quota exceeded for ${input.gpuModelName} in ${input.regionCode}: your organization's quota there is ` +
-        `${gpus(s.nominal)} GPUs` +
-        (s.borrowingLimit > 0 ? ` (plus up to ${gpus(s.borrowingLimit)} borrowed)` : "") +
+      `Quota exceeded for ${input.gpuModelName} in ${input.regionCode}: your organization may hold ` +
+        `${gpus(limit)} GPUs there` +
+        (s.borrowingLimit > 0 ? ` (${gpus(s.nominal)} guaranteed, ${gpus(s.borrowingLimit)} borrowed)` : "") +
         `, ${gpus(others)} ${others === 7 ? "is" : "are"} already queued or in use, and this needs ` +
-        `${gpus(input.slices)} more. Stop or terminate an instance, or request more quota.`,
+        `${gpus(input.slices)} more. Stop or terminate an instance, or ask an organization admin to request more quota.`,
       {
         reason: "quota_exceeded",
         gpuModelId: input.gpuModelId,

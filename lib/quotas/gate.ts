@@ -102,7 +102,9 @@ export function gateQueue(input: GateInput): GateResult {
   const held = new Map(input.held);
   const projectHeld = new Map([...input.projectShares].map(([k, v]) => [k, v.held]));
   const members = cohortsOf(input.orgs);
-  const models = [...new Set([...input.requests.map((r) => r.modelId), ...input.holders.map((h) => h.modelId)])];
+  const models = [
+    ...new Set([...input.requests.map((r) => r.modelId), ...input.holders.map((h) => h.modelId)]),
+  ];
   const cohortNominal = new Map<string, number>();
   for (const [cohortId, list] of members) {
     for (const model of models) {

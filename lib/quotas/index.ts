@@ -4,6 +4,15 @@
  * fair share, reclaim), queue reasons, quota requests and the operator's edits. Framework-free; used by
  * lib/provisioning (which it never imports), the UI, the API and the worker.
  */
+
+export {
+  createCohort,
+  type ReclaimPreview,
+  removeCohortMember,
+  setCohortMember,
+  setOrgQuota,
+  setQuotaDefault,
+} from "./admin";
 export {
   assertNotSuspended,
   assertQuotaAdmits,
@@ -22,8 +31,29 @@ export {
   type GateResult,
   gateQueue,
 } from "./gate";
+export { checkQuotaInvariants, type QuotaViolation } from "./invariant";
 export { DEFAULT_QUOTA_GPUS, type EffectiveLevel, effectiveLevels, SEEDED_QUOTA_GPUS } from "./levels";
 export { type QuotaLeft, quotaLeft, seedDefaultQuotas } from "./preview";
 export { QUEUE_REASON_CODES, type QueueReason, type QueueReasonCode, reasonAsksForQuota } from "./reasons";
+export {
+  createQuotaRequest,
+  decideQuotaRequest,
+  expireQuotaRaises,
+  listOrgQuotaRequests,
+  listQuotaRequests,
+  type OperatorQuotaRequest,
+  type QuotaRequest,
+} from "./requests";
+export {
+  cohortMemberSchema,
+  cohortSchema,
+  projectShareSchema,
+  QUOTA_FIELD_MESSAGES,
+  quotaDecisionSchema,
+  quotaLevelsSchema,
+  quotaRequestSchema,
+  setOrgQuotaSchema,
+  setQuotaDefaultSchema,
+} from "./schemas";
 export { HELD_STATES, loadRegionQuotaState } from "./state";
 export { gpusOfSlices, SLICES_PER_GPU, slicesOfGpus } from "./units";

@@ -16,7 +16,8 @@ export type LevelSource = "organization" | "default" | "builtin";
 export type EffectiveLevel = GateLevel & { source: LevelSource };
 
 const uuids = (ids: readonly string[]) => sql`${`{${ids.join(",")}}`}::uuid[]`;
-const texts = (v: readonly string[]) => sql`${`{${v.map((x) => `"${x.replace(/["\\]/g, "\\$&")}"`).join(",")}}`}::text[]`;
+const texts = (v: readonly string[]) =>
+  sql`${`{${v.map((x) => `"${x.replace(/["\\]/g, "\\$&")}"`).join(",")}}`}::text[]`;
 
 /**
  * Levels (in slices) for each organization × GPU model in one region: the organization's row, else the most

@@ -1,8 +1,8 @@
 import "server-only";
 import { sql } from "drizzle-orm";
+import { requireOrgAccess } from "@/lib/access";
 import type { Ctx } from "@/lib/core";
 import { getDb, type Tx } from "@/lib/db/client";
-import { requireOrgAccess } from "@/lib/access";
 import { quotaStanding } from "./admission";
 import { SEEDED_QUOTA_GPUS } from "./levels";
 import { gpusOfSlices } from "./units";

@@ -24,7 +24,9 @@ export async function loadRegionQuotaState(
     select org_id, gpu_model_id as model, sum(gpu_count * slices_per_gpu)::int as slices from instances
     where region_code = ${regionCode} and state in ${HELD} group by 1, 2`);
   const queuedOrgs = [...new Set(queued.map((q) => q.orgId))];
-  const orgIds = await withCohortPeers(exec, [...new Set([...queuedOrgs, ...heldRes.rows.map((r) => r.org_id)])]);
+  const orgIds = await withCohortPeers(exec, [
+    ...new Set([...queuedOrgs, ...heldRes.rows.map((r) => r.org_id)]),
+  ]);
   const orgs = await cohortOf(exec, orgIds);
   const models = [...new Set([...queued.map((q) => q.modelId), ...heldRes.rows.map((r) => r.model)])];
   const levels = await effectiveLevels(exec, orgIds, models, regionCode);

@@ -4,6 +4,7 @@ import { systemCtx } from "@/lib/core";
 import { meterUsage } from "@/lib/metering";
 import { deliverOutbox } from "@/lib/notify";
 import { placeQueuedInstances, policyStop, reconcileInstances } from "@/lib/provisioning";
+import { expireQuotaRaises } from "@/lib/quotas";
 import { ingestMetrics, rollupMetrics } from "@/lib/telemetry";
 
 export type PeriodicTask = {
@@ -33,6 +34,14 @@ export const periodicTasks: PeriodicTask[] = [
     everySeconds: 2,
     run: async () => {
       await reconcileInstances(systemCtx("provider"));
+    },
+  },
+  {
+    // Temporary quota raises end on their date; rows are claimed with SKIP LOCKED.
+    name: "quotas-expire-raises",
+    everySeconds: 60,
+    run: async () => {
+      await expireQuotaRaises(systemCtx("quota-expiry"));
     },
   },
   {

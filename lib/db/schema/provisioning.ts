@@ -97,7 +97,7 @@ export const instances = pgTable(
     diskGib: integer("disk_gib").notNull(),
     workload: workloadProfile("workload").notNull(),
     autoShutdown: jsonb("auto_shutdown").$type<AutoShutdown>(),
-    /** Spot instances marked so go back to the queue after a preemption. */
+    /** Go back to the queue after a preemption: a spot interruption or borrowed capacity reclaimed. */
     autoRecover: boolean("auto_recover").notNull().default(false),
     /** Hard cap on runtime used for queue ETAs (and enforced by the cost-control issue). */
     maxRuntimeMinutes: integer("max_runtime_minutes"),

@@ -51,7 +51,6 @@ describe("launch", () => {
     ["diskGib", { diskGib: 99999 }],
     ["maxRuntimeMinutes", { maxRuntimeMinutes: 0 }],
     ["priority", { priority: 1000 }],
-    ["autoRecover", { autoRecover: true }],
     ["command", { command: "python train.py" }],
     ["exposedPort", { kind: "container", exposedPort: 70000 }],
     ["env.1BAD", { kind: "container", env: { "1BAD": "x" } }],

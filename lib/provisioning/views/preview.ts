@@ -21,8 +21,9 @@ export async function launchPreview(ctx: Ctx, orgSlug: string, query: unknown): 
   await requireOrgAccess(ctx, orgSlug, "viewer");
   const q = parseInput(launchPreviewQuerySchema, query);
   const offering = await getOffering(ctx, orgSlug, { instanceTypeId: q.instanceType, regionCode: q.region });
+  const slices = offering.migSlices ?? offering.gpuCount * 7;
   const [quota, wait] = await Promise.all([
-    quotaLeft(ctx, orgSlug, offering.gpuModelId, offering.regionCode),
+    quotaLeft(ctx, orgSlug, offering.gpuModelId, offering.regionCode, slices),
     expectedWait(offering.regionCode, offering.instanceTypeId, ctx),
   ]);
   return {
@@ -30,7 +31,7 @@ export async function launchPreview(ctx: Ctx, orgSlug: string, query: unknown): 
     regionCode: offering.regionCode,
     gpuModelName: offering.gpuModelName,
     // GPU-equivalents this launch takes from the quota (a MIG slice is its share of one GPU).
-    gpusNeeded: gpusOfSlices(offering.migSlices ?? offering.gpuCount * 7),
+    gpusNeeded: gpusOfSlices(slices),
     prices: offering.prices,
     allowed: offering.allowed,
     quota,

@@ -117,9 +117,16 @@ export const launchPreviewSchema = z
     prices: z.record(pricingModel, z.number().nullable()),
     allowed: z.boolean(),
     quota: z.object({
-      limitGpus: z.number(),
+      limitGpus: z.number().meta({ description: "Nominal plus borrowing limit" }),
+      nominalGpus: z.number().meta({ description: "Guaranteed quota" }),
+      borrowingLimitGpus: z.number(),
       usedGpus: z.number(),
       leftGpus: z.number(),
+      guaranteedGpus: z.number().meta({ description: "Part of this launch within nominal" }),
+      borrowedGpus: z
+        .number()
+        .meta({ description: "Part of this launch beyond nominal: borrowed, reclaimed with notice" }),
+      borrowableNowGpus: z.number().meta({ description: "Idle cohort capacity borrowable now" }),
       fromDefault: z.boolean(),
     }),
     expectedWait: z

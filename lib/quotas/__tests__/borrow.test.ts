@@ -1,0 +1,225 @@
+import { sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  ConflictError,
+  type Ctx,
+  ForbiddenError,
+  QuotaExceededError,
+  systemCtx,
+  type UserActor,
+} from "@/lib/core";
+import { getDb } from "@/lib/db/client";
+import { orgSuspensions, projectQuotas, quotas } from "@/lib/db/schema";
+import {
+  createFixedProvider,
+  launch,
+  placeQueuedInstances,
+  reconcileInstances,
+  setProvider,
+} from "@/lib/provisioning";
+import { newFleet, newOrg, notebookSpec, testClock } from "@/lib/provisioning/__tests__/fixtures";
+import { checkQuotaInvariants, createCohort, quotaLeft, setCohortMember, setOrgQuota } from "@/lib/quotas";
+
+beforeAll(() => setProvider(createFixedProvider({ provisionMs: 10_000, stopMs: 5_000, terminateMs: 2_000 })));
+
+const tick = (clock: ReturnType<typeof testClock>, region: string) =>
+  placeQueuedInstances(systemCtx("scheduler", { now: clock.now }), { regionCode: region });
+/** Launch, then move the clock on, so the queue's FIFO order is the order of the test's launches. */
+async function launchAt(o: { ctx: Ctx; slug: string; clock: ReturnType<typeof testClock> }, spec: object) {
+  const r = await launch(o.ctx, o.slug, spec);
+  o.clock.advance(1_000);
+  return r;
+}
+const reconcile = (clock: ReturnType<typeof testClock>) =>
+  reconcileInstances(systemCtx("provider", { now: clock.now }));
+
+async function state(id: string) {
+  const r = await getDb().execute<{
+    state: string;
+    borrowed: boolean;
+    queue_reason: unknown;
+    state_reason: string;
+  }>(sql`select state, borrowed, queue_reason, state_reason from instances where id = ${id}`);
+  return r.rows[0];
+}
+
+/** Two organizations in one cohort on an 8-GPU region: each 4 nominal, the borrower may borrow 4. */
+async function cohortOfTwo(clock = testClock()) {
+  const fleet = await newFleet([{ gpus: 8 }]);
+  const lender = await newOrg("lender", clock);
+  const borrower = await newOrg("borrower", clock);
+  const op: Ctx = { actor: { ...(lender.actor as UserActor), isOperator: true }, now: clock.now };
+  const cohort = await createCohort(op, { name: `c-${fleet.region}` });
+  for (const o of [lender, borrower]) {
+    await setCohortMember(op, { cohortId: cohort.id, orgId: o.org.id, weight: 1 });
+  }
+  const base = { gpuModelId: "h100", regionCode: fleet.region, lendingLimitGpus: "" };
+  await setOrgQuota(op, { ...base, orgId: lender.org.id, nominalGpus: 4, borrowingLimitGpus: 0 });
+  await setOrgQuota(op, { ...base, orgId: borrower.org.id, nominalGpus: 4, borrowingLimitGpus: 4 });
+  return { fleet, lender, borrower, op, clock, cohort };
+}
+
+describe("borrowing inside a cohort", () => {
+  it("admits beyond nominal up to the borrowing limit, marks the borrowed part, refuses past it", async () => {
+    const { fleet, borrower, clock } = await cohortOfTwo();
+    const a = await launchAt(borrower, notebookSpec(fleet.region, { instanceType: "h100.4x" }));
+    const b = await launchAt(borrower, notebookSpec(fleet.region, { instanceType: "h100.4x" }));
+    const preview = await quotaLeft(borrower.ctx, borrower.slug, "h100", fleet.region, 7);
+    expect(preview).toMatchObject({ nominalGpus: 4, limitGpus: 8, usedGpus: 8, leftGpus: 0 });
+    await expect(
+      launch(borrower.ctx, borrower.slug, notebookSpec(fleet.region, { instanceType: "h100.1x" })),
+    ).rejects.toBeInstanceOf(QuotaExceededError);
+    await tick(clock, fleet.region);
+    expect(await state(a.instance.id)).toMatchObject({ state: "provisioning", borrowed: false });
+    expect(await state(b.instance.id)).toMatchObject({ state: "provisioning", borrowed: true });
+    expect(await checkQuotaInvariants(getDb(), { regionCode: fleet.region })).toEqual([]);
+  });
+
+  it("reclaims the borrowed instance with notice when the lender launches, and requeues it (auto-recover)", async () => {
+    const { fleet, lender, borrower, clock } = await cohortOfTwo();
+    await launchAt(borrower, notebookSpec(fleet.region, { instanceType: "h100.4x" }));
+    const b = await launchAt(
+      borrower,
+      notebookSpec(fleet.region, { instanceType: "h100.4x", autoRecover: true }),
+    );
+    await tick(clock, fleet.region);
+    clock.advance(11_000);
+    await reconcile(clock);
+    expect(await state(b.instance.id)).toMatchObject({ state: "running", borrowed: true });
+
+    const l = await launchAt(lender, notebookSpec(fleet.region, { instanceType: "h100.4x" }));
+    const r = await tick(clock, fleet.region);
+    expect(r.reclaimed).toBe(1);
+    const reclaimed = await state(b.instance.id);
+    expect(reclaimed?.state).toBe("preempting");
+    expect(reclaimed?.state_reason).toMatch(/borrowed quota/);
+    expect(await state(l.instance.id)).toMatchObject({ state: "queued" });
+    expect((await state(l.instance.id))?.queue_reason).toMatchObject({ code: "waiting_for_gpus" });
+    // A second tick during the notice reclaims nothing more.
+    expect((await tick(clock, fleet.region)).reclaimed).toBe(0);
+
+    clock.advance(2 * 60_000 + 1_000);
+    await reconcile(clock);
+    expect((await state(b.instance.id))?.state).toBe("queued");
+    await tick(clock, fleet.region);
+    expect((await state(l.instance.id))?.state).toBe("provisioning");
+    const waiting = await state(b.instance.id);
+    expect(waiting?.state).toBe("queued");
+    expect(waiting?.queue_reason).toMatchObject({
+      code: "over_nominal_nothing_to_borrow",
+      params: { nominal: 4, inUse: 4, requested: 4, borrowable: 0 },
+    });
+    expect(await checkQuotaInvariants(getDb(), { regionCode: fleet.region })).toEqual([]);
+  });
+
+  it("does not borrow outside a cohort, whatever the borrowing limit says", async () => {
+    const clock = testClock();
+    const fleet = await newFleet([{ gpus: 8 }]);
+    const solo = await newOrg("solo", clock);
+    await getDb().insert(quotas).values({
+      orgId: solo.org.id,
+      gpuModelId: "h100",
+      regionCode: fleet.region,
+      maxGpus: 1,
+      borrowingLimitGpus: 4,
+    });
+    await launch(solo.ctx, solo.slug, notebookSpec(fleet.region));
+    await expect(launch(solo.ctx, solo.slug, notebookSpec(fleet.region))).rejects.toBeInstanceOf(
+      QuotaExceededError,
+    );
+  });
+
+  it("lets no borrower take more than the lenders leave idle within their lending limits", async () => {
+    const { fleet, lender, borrower, op, clock } = await cohortOfTwo();
+    await setOrgQuota(op, {
+      orgId: lender.org.id,
+      gpuModelId: "h100",
+      regionCode: fleet.region,
+      nominalGpus: 4,
+      borrowingLimitGpus: 0,
+      lendingLimitGpus: 1,
+    });
+    await launchAt(borrower, notebookSpec(fleet.region, { instanceType: "h100.4x" }));
+    const two = await launchAt(borrower, notebookSpec(fleet.region, { instanceType: "h100.2x" }));
+    const one = await launchAt(borrower, notebookSpec(fleet.region, { instanceType: "h100.1x" }));
+    await tick(clock, fleet.region);
+    expect((await state(two.instance.id))?.state).toBe("queued");
+    expect((await state(two.instance.id))?.queue_reason).toMatchObject({
+      code: "over_nominal_nothing_to_borrow",
+      params: { borrowable: 1 },
+    });
+    expect(await state(one.instance.id)).toMatchObject({ state: "provisioning", borrowed: true });
+  });
+});
+
+describe("queue reasons and refusals", () => {
+  it("says a project's share is used, and a suspended organization cannot launch", async () => {
+    const clock = testClock();
+    const fleet = await newFleet([{ gpus: 8 }]);
+    const o = await newOrg("share", clock);
+    const [project] = (
+      await getDb().execute<{ id: string }>(sql`select id from projects where org_id = ${o.org.id} limit 1`)
+    ).rows;
+    await getDb()
+      .insert(projectQuotas)
+      .values({
+        orgId: o.org.id,
+        projectId: project?.id as string,
+        gpuModelId: "h100",
+        regionCode: fleet.region,
+        shareGpus: 1,
+      });
+    await launch(o.ctx, o.slug, notebookSpec(fleet.region));
+    const err = await launch(o.ctx, o.slug, notebookSpec(fleet.region)).catch((e) => e);
+    expect(err).toBeInstanceOf(QuotaExceededError);
+    expect(err.details).toMatchObject({ reason: "project_share_used", shareGpus: 1, usedGpus: 1 });
+
+    await getDb().insert(orgSuspensions).values({
+      orgId: o.org.id,
+      reason: "unpaid invoices",
+      suspendedAt: clock.now(),
+      noticeEndsAt: clock.now(),
+    });
+    await expect(launch(o.ctx, o.slug, notebookSpec(fleet.region))).rejects.toBeInstanceOf(ForbiddenError);
+  });
+
+  it("asks the operator to confirm a cut below guaranteed use, naming what it reclaims", async () => {
+    const { fleet, lender, op, clock } = await cohortOfTwo();
+    const l = await launchAt(lender, notebookSpec(fleet.region, { instanceType: "h100.4x" }));
+    await tick(clock, fleet.region);
+    clock.advance(11_000);
+    await reconcile(clock);
+    const cut = { orgId: lender.org.id, gpuModelId: "h100", regionCode: fleet.region, borrowingLimitGpus: 0 };
+    const err = await setOrgQuota(op, { ...cut, nominalGpus: 2 }).catch((e) => e);
+    expect(err).toBeInstanceOf(ConflictError);
+    expect(err.details.reclaim).toEqual([expect.objectContaining({ instanceId: l.instance.id, gpus: 4 })]);
+    await setOrgQuota(op, { ...cut, nominalGpus: 2, confirmReclaim: true });
+    const audit = await getDb().execute<{ action: string; data: { before: { nominalGpus: number } } }>(
+      sql`select action, data from audit_log where org_id = ${lender.org.id} and action = 'quota.updated' order by at desc limit 1`,
+    );
+    expect(audit.rows[0]?.data.before.nominalGpus).toBe(4);
+  });
+
+  it("refuses operator edits from non-operators and bad levels, writing nothing", async () => {
+    const { fleet, lender, op } = await cohortOfTwo();
+    const good = {
+      orgId: lender.org.id,
+      gpuModelId: "h100",
+      regionCode: fleet.region,
+      borrowingLimitGpus: 0,
+    };
+    await expect(setOrgQuota(lender.ctx, { ...good, nominalGpus: 100 })).rejects.toBeInstanceOf(
+      ForbiddenError,
+    );
+    const bad = await setOrgQuota(op, { ...good, nominalGpus: 2, lendingLimitGpus: 3 }).catch((e) => e);
+    expect(bad.fieldErrors).toEqual({
+      lendingLimitGpus: ["The lending limit cannot be larger than the nominal quota"],
+    });
+    const neg = await setOrgQuota(op, { ...good, nominalGpus: -1 }).catch((e) => e);
+    expect(neg.fieldErrors.nominalGpus).toBeDefined();
+    const row = await getDb().execute<{ max_gpus: number }>(
+      sql`select max_gpus from quotas where org_id = ${lender.org.id} and region_code = ${fleet.region}`,
+    );
+    expect(row.rows[0]?.max_gpus).toBe(4);
+  });
+});

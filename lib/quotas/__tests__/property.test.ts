@@ -1,0 +1,124 @@
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type Ctx, InvalidStateError, QuotaExceededError, systemCtx, type UserActor } from "@/lib/core";
+import { getDb } from "@/lib/db/client";
+import {
+  checkCapacityInvariants,
+  createFixedProvider,
+  launch,
+  placeQueuedInstances,
+  reconcileInstances,
+  setProvider,
+  stop,
+  terminate,
+} from "@/lib/provisioning";
+import { newFleet, newOrg, notebookSpec, testClock } from "@/lib/provisioning/__tests__/fixtures";
+import { checkQuotaInvariants, createCohort, setCohortMember, setOrgQuota } from "@/lib/quotas";
+
+const TYPES = ["h100.1x", "h100.2x", "h100.4x", "h100.mig-3g.40gb"];
+
+beforeAll(() => setProvider(createFixedProvider({ provisionMs: 20_000, stopMs: 8_000, terminateMs: 4_000 })));
+
+const level = fc.record({
+  nominal: fc.integer({ min: 0, max: 6 }),
+  borrowing: fc.integer({ min: 0, max: 6 }),
+  lending: fc.option(fc.integer({ min: 0, max: 6 }), { nil: null }),
+  weight: fc.constantFrom(0.5, 1, 2),
+});
+const step = fc.oneof(
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      op: fc.constant("launch" as const),
+      org: fc.nat(2),
+      type: fc.nat(TYPES.length - 1),
+      autoRecover: fc.boolean(),
+      priority: fc.integer({ min: -1, max: 0 }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ op: fc.constantFrom("stop" as const, "terminate" as const), pick: fc.nat() }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      op: fc.constantFrom("tick" as const, "reconcile" as const),
+      advanceMs: fc.integer({ min: 0, max: 4 * 60_000 }),
+    }),
+  },
+);
+/** Batches whose steps run concurrently: launches race each other and the scheduler's ticks. */
+const scenario = fc.record({
+  levels: fc.tuple(level, level, level),
+  batches: fc.array(fc.array(step, { minLength: 2, maxLength: 5 }), { minLength: 3, maxLength: 8 }),
+});
+
+type Step = typeof step extends fc.Arbitrary<infer T> ? T : never;
+const expected = (err: unknown) => err instanceof InvalidStateError || err instanceof QuotaExceededError;
+
+describe("quotas under concurrency on real PostgreSQL", () => {
+  it("concurrent launches and scheduler ticks never overshoot nominal, borrowing or lending limits", async () => {
+    await fc.assert(
+      fc.asyncProperty(scenario, async ({ levels, batches }) => {
+        const clock = testClock();
+        const fleet = await newFleet([{ gpus: 8, mig: [7] }, { gpus: 4 }]);
+        const orgs = [await newOrg("pa", clock), await newOrg("pb", clock), await newOrg("pc", clock)];
+        const op: Ctx = { actor: { ...(orgs[0]?.actor as UserActor), isOperator: true }, now: clock.now };
+        const cohort = await createCohort(op, { name: `prop-${fleet.region}` });
+        for (const [i, o] of orgs.entries()) {
+          const l = levels[i] as (typeof levels)[0];
+          await setCohortMember(op, { cohortId: cohort.id, orgId: o.org.id, weight: l.weight });
+          await setOrgQuota(op, {
+            orgId: o.org.id,
+            gpuModelId: "h100",
+            regionCode: fleet.region,
+            nominalGpus: l.nominal,
+            borrowingLimitGpus: l.borrowing,
+            lendingLimitGpus: l.lending === null ? null : Math.min(l.lending, l.nominal),
+          });
+        }
+        const ids: Array<{ id: string; org: number }> = [];
+        const run = async (s: Step) => {
+          if (s.op === "launch") {
+            const o = orgs[s.org] as (typeof orgs)[0];
+            const r = await launch(
+              o.ctx,
+              o.slug,
+              notebookSpec(fleet.region, {
+                instanceType: TYPES[s.type],
+                autoRecover: s.autoRecover,
+                priority: s.priority,
+              }),
+            );
+            ids.push({ id: r.instance.id, org: s.org });
+            return;
+          }
+          if (s.op === "stop" || s.op === "terminate") {
+            const t = ids[s.pick % Math.max(1, ids.length)];
+            if (!t) return;
+            const o = orgs[t.org] as (typeof orgs)[0];
+            return s.op === "stop" ? stop(o.ctx, o.slug, t.id) : terminate(o.ctx, o.slug, t.id);
+          }
+          if (!("advanceMs" in s)) return;
+          clock.advance(s.advanceMs);
+          if (s.op === "tick") {
+            return placeQueuedInstances(systemCtx("scheduler", { now: clock.now }), {
+              regionCode: fleet.region,
+            });
+          }
+          return reconcileInstances(systemCtx("reconciler", { now: clock.now }), {
+            regionCode: fleet.region,
+          });
+        };
+        for (const batch of batches) {
+          const results = await Promise.allSettled(batch.map(run));
+          for (const r of results) if (r.status === "rejected" && !expected(r.reason)) throw r.reason;
+          expect(await checkQuotaInvariants(getDb(), { regionCode: fleet.region })).toEqual([]);
+          expect(await checkCapacityInvariants(getDb(), { regionCode: fleet.region })).toEqual([]);
+        }
+      }),
+      { numRuns: 8, endOnFailure: true },
+    );
+  }, 300_000);
+});

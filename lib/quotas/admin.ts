@@ -1,0 +1,212 @@
+import "server-only";
+import { and, eq, sql } from "drizzle-orm";
+import { requireOperator } from "@/lib/access";
+import { writeAudit } from "@/lib/audit";
+import { ConflictError, type Ctx, NotFoundError, nowOf, parseInput, ValidationError } from "@/lib/core";
+import { type Tx, withTx } from "@/lib/db/client";
+import { cohortMembers, cohorts, organizations, quotaDefaults, quotas } from "@/lib/db/schema";
+import { lockQuota, quotaStanding } from "./admission";
+import {
+  cohortMemberSchema,
+  cohortSchema,
+  QUOTA_FIELD_MESSAGES,
+  setOrgQuotaSchema,
+  setQuotaDefaultSchema,
+} from "./schemas";
+import { gpusOfSlices } from "./units";
+
+export type ReclaimPreview = { instanceId: string; name: string; gpus: number; borrowed: boolean };
+
+/** Running instances that a cut to `nominal` would reclaim: borrowed first, lowest priority, youngest. */
+async function reclaimPreview(
+  tx: Tx,
+  k: { orgId: string; gpuModelId: string; regionCode: string },
+  excessSlices: number,
+): Promise<ReclaimPreview[]> {
+  const res = await tx.execute<{ id: string; name: string; slices: number; borrowed: boolean }>(sql`
+    select id, name, gpu_count * slices_per_gpu as slices, borrowed from instances
+    where org_id = ${k.orgId} and gpu_model_id = ${k.gpuModelId} and region_code = ${k.regionCode}
+      and state = 'running'
+    order by borrowed desc, priority, started_at desc`);
+  const out: ReclaimPreview[] = [];
+  let left = excessSlices;
+  for (const r of res.rows) {
+    if (left <= 0) break;
+    out.push({ instanceId: r.id, name: r.name, gpus: gpusOfSlices(Number(r.slices)), borrowed: r.borrowed });
+    left -= Number(r.slices);
+  }
+  return out;
+}
+
+/**
+ * Operator: set an organization's nominal, borrowing and lending limits for a GPU model × region. Going
+ * below what it holds within nominal now needs `confirmReclaim`: without it a Conflict lists the instances
+ * the next scheduler tick would reclaim. Audited with the levels before and after.
+ */
+export async function setOrgQuota(ctx: Ctx, raw: unknown) {
+  requireOperator(ctx);
+  const input = parseInput(setOrgQuotaSchema, raw);
+  return withTx(ctx.tx, async (tx) => {
+    const [org] = await tx.select().from(organizations).where(eq(organizations.id, input.orgId));
+    if (!org) throw new NotFoundError("Organization");
+    const k = { orgId: org.id, gpuModelId: input.gpuModelId, regionCode: input.regionCode };
+    await assertModelRegion(tx, k.gpuModelId, k.regionCode);
+    await lockQuota(tx, k);
+    const before = await quotaStanding(tx, k);
+    const newLimit = (input.nominalGpus + input.borrowingLimitGpus) * 7;
+    const excess = before.held - Math.max(newLimit, 0);
+    const guaranteedNow = Math.min(before.held, before.nominal);
+    if (input.nominalGpus * 7 < guaranteedNow && !input.confirmReclaim) {
+      const reclaim = await reclaimPreview(tx, k, Math.max(excess, guaranteedNow - input.nominalGpus * 7));
+      throw new ConflictError(
+        `${org.name} holds ${gpusOfSlices(guaranteedNow)} GPUs within its nominal quota; lowering it to ` +
+          `${input.nominalGpus} reclaims ${reclaim.length} running instance(s) with notice. Confirm to go ahead.`,
+        { reason: "quota_below_use", heldGpus: gpusOfSlices(before.held), reclaim },
+      );
+    }
+    const now = nowOf(ctx);
+    const values = {
+      maxGpus: input.nominalGpus,
+      borrowingLimitGpus: input.borrowingLimitGpus,
+      lendingLimitGpus: input.lendingLimitGpus,
+      expiresAt: null,
+      revertToGpus: null,
+      updatedAt: now,
+    };
+    await tx
+      .insert(quotas)
+      .values({ ...k, ...values })
+      .onConflictDoUpdate({ target: [quotas.orgId, quotas.gpuModelId, quotas.regionCode], set: values });
+    await writeAudit(tx, ctx.actor, {
+      orgId: org.id,
+      action: "quota.updated",
+      targetType: "quota",
+      targetId: `${k.gpuModelId}/${k.regionCode}`,
+      data: {
+        gpuModelId: k.gpuModelId,
+        regionCode: k.regionCode,
+        before: {
+          nominalGpus: gpusOfSlices(before.nominal),
+          borrowingLimitGpus: gpusOfSlices(before.borrowingLimit),
+          lendingLimitGpus: before.lendingLimit === null ? null : gpusOfSlices(before.lendingLimit),
+          source: before.source,
+        },
+        after: {
+          nominalGpus: input.nominalGpus,
+          borrowingLimitGpus: input.borrowingLimitGpus,
+          lendingLimitGpus: input.lendingLimitGpus,
+        },
+      },
+      at: now,
+    });
+    return { ...k, ...values };
+  });
+}
+
+async function assertModelRegion(tx: Tx, model: string, region: string) {
+  const res = await tx.execute<{ m: boolean; r: boolean }>(sql`
+    select exists(select 1 from gpu_models where id = ${model}) as m,
+           exists(select 1 from regions where code = ${region}) as r`);
+  const row = res.rows[0];
+  const errors: Record<string, string[]> = {};
+  if (model !== "*" && !row?.m) errors.gpuModelId = [QUOTA_FIELD_MESSAGES.modelRequired];
+  if (region !== "*" && !row?.r) errors.regionCode = [QUOTA_FIELD_MESSAGES.regionRequired];
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+}
+
+/** Operator: what organizations without their own row get ('*' = any model or region). Audited. */
+export async function setQuotaDefault(ctx: Ctx, raw: unknown) {
+  requireOperator(ctx);
+  const input = parseInput(setQuotaDefaultSchema, raw);
+  return withTx(ctx.tx, async (tx) => {
+    await assertModelRegion(tx, input.gpuModelId, input.regionCode);
+    const now = nowOf(ctx);
+    const values = {
+      nominalGpus: input.nominalGpus,
+      borrowingLimitGpus: input.borrowingLimitGpus,
+      lendingLimitGpus: input.lendingLimitGpus,
+      updatedAt: now,
+    };
+    const [prior] = await tx
+      .select()
+      .from(quotaDefaults)
+      .where(
+        and(eq(quotaDefaults.gpuModelId, input.gpuModelId), eq(quotaDefaults.regionCode, input.regionCode)),
+      );
+    await tx
+      .insert(quotaDefaults)
+      .values({ gpuModelId: input.gpuModelId, regionCode: input.regionCode, ...values })
+      .onConflictDoUpdate({ target: [quotaDefaults.gpuModelId, quotaDefaults.regionCode], set: values });
+    await writeAudit(tx, ctx.actor, {
+      orgId: null,
+      action: "quota.default_updated",
+      targetType: "quota_default",
+      targetId: `${input.gpuModelId}/${input.regionCode}`,
+      data: { before: prior ?? null, after: { ...input } },
+      at: now,
+    });
+    return values;
+  });
+}
+
+export async function createCohort(ctx: Ctx, raw: unknown) {
+  requireOperator(ctx);
+  const input = parseInput(cohortSchema, raw);
+  return withTx(ctx.tx, async (tx) => {
+    const [row] = await tx.insert(cohorts).values(input).onConflictDoNothing().returning();
+    if (!row) throw ValidationError.field("name", QUOTA_FIELD_MESSAGES.cohortNameTaken);
+    await writeAudit(tx, ctx.actor, {
+      orgId: null,
+      action: "cohort.created",
+      targetType: "cohort",
+      targetId: row.id,
+      data: input,
+      at: nowOf(ctx),
+    });
+    return row;
+  });
+}
+
+/** Operator: put an organization in a cohort (moving it out of any other) with a fair-share weight. */
+export async function setCohortMember(ctx: Ctx, raw: unknown) {
+  requireOperator(ctx);
+  const input = parseInput(cohortMemberSchema, raw);
+  return withTx(ctx.tx, async (tx) => {
+    const [cohort] = await tx.select().from(cohorts).where(eq(cohorts.id, input.cohortId));
+    if (!cohort) throw new NotFoundError("Cohort");
+    const [org] = await tx.select().from(organizations).where(eq(organizations.id, input.orgId));
+    if (!org) throw new NotFoundError("Organization");
+    const [prior] = await tx.select().from(cohortMembers).where(eq(cohortMembers.orgId, org.id));
+    await tx
+      .insert(cohortMembers)
+      .values(input)
+      .onConflictDoUpdate({
+        target: cohortMembers.orgId,
+        set: { cohortId: input.cohortId, weight: input.weight },
+      });
+    await writeAudit(tx, ctx.actor, {
+      orgId: org.id,
+      action: "cohort.member_set",
+      targetType: "cohort",
+      targetId: cohort.id,
+      data: { cohort: cohort.name, weight: input.weight, before: prior ?? null },
+      at: nowOf(ctx),
+    });
+  });
+}
+
+export async function removeCohortMember(ctx: Ctx, raw: unknown) {
+  requireOperator(ctx);
+  const { orgId } = parseInput(cohortMemberSchema.pick({ orgId: true }), raw);
+  return withTx(ctx.tx, async (tx) => {
+    const [row] = await tx.delete(cohortMembers).where(eq(cohortMembers.orgId, orgId)).returning();
+    if (!row) throw new NotFoundError("Cohort membership");
+    await writeAudit(tx, ctx.actor, {
+      orgId,
+      action: "cohort.member_removed",
+      targetType: "cohort",
+      targetId: row.cohortId,
+      at: nowOf(ctx),
+    });
+  });
+}
