@@ -1,7 +1,7 @@
 import "server-only";
-import { hitRateLimit } from "@/lib/auth";
+import { hitRateLimit, requestOrigin } from "@/lib/auth";
 import { getActor } from "@/lib/auth/session";
-import { type Ctx, UnauthorizedError, type UserActor } from "@/lib/core";
+import { type Ctx, ForbiddenError, UnauthorizedError, type UserActor } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { authenticateApiToken } from "@/lib/tenancy";
 
@@ -46,19 +46,37 @@ export const API_WRITE_LIMIT: WriteLimit = {
 
 const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
+/**
+ * A write made with the session cookie must come from the console itself. Browsers send Origin on every
+ * non-GET request, so a missing or foreign one means another site (or a tool replaying the cookie) is
+ * trying to act as whoever is signed in: refused before anything runs. Tokens are not cookies and need no
+ * such check. The public URL (NEXTAUTH_URL) counts as ours too, for a proxy that rewrites Host.
+ */
+function assertSameOrigin(req: Request): void {
+  const origin = req.headers.get("origin");
+  const ours = new Set([requestOrigin(req.headers)]);
+  if (process.env.NEXTAUTH_URL) ours.add(new URL(process.env.NEXTAUTH_URL).origin);
+  if (!origin || !ours.has(origin)) {
+    throw new ForbiddenError(
+      "Writes with the console's session must come from the console (Origin). Scripts: send an API token.",
+    );
+  }
+}
+
 export async function authenticateRequest(
   req: Request,
   opts: { session?: SessionLookup; now?: Date; writeLimit?: WriteLimit } = {},
 ): Promise<ApiCtx> {
   const ctx = await authenticateHeaders(req.headers, opts);
+  if (READ_METHODS.has(req.method)) return ctx;
   const { tokenOrgId, userId } = ctx.actor;
-  if (tokenOrgId && !READ_METHODS.has(req.method)) {
-    await hitRateLimit(
-      getDb(),
-      `api-write:${tokenOrgId}:${userId}`,
-      opts.writeLimit ?? API_WRITE_LIMIT,
-      opts.now ?? new Date(),
-    );
-  }
+  if (!tokenOrgId) assertSameOrigin(req);
+  // Session writes get a limit of their own too (a compromised tab cannot flood launches).
+  await hitRateLimit(
+    getDb(),
+    tokenOrgId ? `api-write:${tokenOrgId}:${userId}` : `api-write:session:${userId}`,
+    opts.writeLimit ?? API_WRITE_LIMIT,
+    opts.now ?? new Date(),
+  );
   return ctx;
 }

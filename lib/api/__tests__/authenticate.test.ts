@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { authenticateHeaders, authenticateRequest } from "@/lib/api/authenticate";
 import { errorToProblem } from "@/lib/api/problem";
-import { RateLimitedError, UnauthorizedError, type UserActor } from "@/lib/core";
+import { ForbiddenError, RateLimitedError, UnauthorizedError, type UserActor } from "@/lib/core";
 import { newTenant } from "@/test/factories";
 import { tokenFor } from "./support";
 
@@ -68,5 +68,31 @@ describe("authenticateRequest", () => {
     expect(res.headers.get("retry-after")).toBe("50");
     // The next window starts afresh.
     await authenticateRequest(req("POST"), { writeLimit, now: new Date("2031-03-01T10:01:00Z") });
+  });
+
+  // Issue 12 item 15: cookie-authenticated API writes had no Origin check and no write limit.
+  it("refuses a write with the session cookie unless it comes from this origin, and limits session writes", async () => {
+    const signedIn = sessionLookup({ ...sessionActor, userId: `u-${Date.now()}` });
+    const writeLimit = { max: 2, windowSeconds: 60 };
+    const now = new Date("2031-04-01T10:00:10Z");
+    const req = (method: string, origin?: string) =>
+      new Request("http://forja.test/api/v1/x", {
+        method,
+        headers: { cookie: "next-auth.session-token=x", host: "forja.test", ...(origin ? { origin } : {}) },
+      });
+    for (const bad of [undefined, "https://evil.example", "http://forja.test.evil.example", "null"]) {
+      const err = await authenticateRequest(req("POST", bad), { ...signedIn, writeLimit, now }).catch(
+        (e: unknown) => e,
+      );
+      expect(err, String(bad)).toBeInstanceOf(ForbiddenError);
+      expect(errorToProblem(err).status).toBe(403);
+    }
+    // Reads need no Origin; same-origin writes pass until the session's own write limit.
+    await authenticateRequest(req("GET"), { ...signedIn, writeLimit, now });
+    await authenticateRequest(req("POST", "http://forja.test"), { ...signedIn, writeLimit, now });
+    await authenticateRequest(req("DELETE", "http://forja.test"), { ...signedIn, writeLimit, now });
+    await expect(
+      authenticateRequest(req("POST", "http://forja.test"), { ...signedIn, writeLimit, now }),
+    ).rejects.toBeInstanceOf(RateLimitedError);
   });
 });
