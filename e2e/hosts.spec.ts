@@ -85,3 +85,27 @@ test.describe("the sign-in callback", () => {
     await expect(page).toHaveURL(/\/acme-ai\/usage\?tab=1$/);
   });
 });
+
+// Issue 12 item 15: no security headers. The CSP must still let Next's own inline scripts run (this page
+// hydrates and signs in with JavaScript) and report no violation.
+test("every page carries the security headers, and the CSP blocks nothing of the console's own", async ({
+  page,
+}) => {
+  const violations: string[] = [];
+  page.on("console", (m) => {
+    if (/Content Security Policy|Refused to/.test(m.text())) violations.push(m.text());
+  });
+  const res = await page.goto("/signin");
+  const h = res?.headers() ?? {};
+  expect(h["content-security-policy"]).toContain("frame-ancestors 'none'");
+  expect(h["content-security-policy"]).toContain("default-src 'self'");
+  expect(h["x-content-type-options"]).toBe("nosniff");
+  expect(h["referrer-policy"]).toBe("same-origin");
+  expect(h["x-frame-options"]).toBe("DENY");
+  await page.getByLabel("Email").fill(USERS.viewer.email);
+  await page.getByLabel("Password").fill(USERS.viewer.password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(page).toHaveURL(/\/acme-ai\/catalog$/);
+  await page.getByRole("combobox", { name: "Switch organization" }).focus();
+  expect(violations).toEqual([]);
+});

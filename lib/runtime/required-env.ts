@@ -6,7 +6,7 @@
  * email in the outbox is what is wanted (development against a shared server).
  * Returns what is missing, each with its fix, or an empty list.
  */
-export function missingSharedSettings(env: NodeJS.ProcessEnv = process.env): string[] {
+export function missingSharedSettings(env: Record<string, string | undefined> = process.env): string[] {
   if (!env.DATABASE_URL) return [];
   const missing: string[] = [];
   if (!env.NEXTAUTH_SECRET) {
