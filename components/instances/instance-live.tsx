@@ -38,6 +38,7 @@ export function InstanceLive({
   run: RunInstanceAction;
 }) {
   const t = useTranslations("Instances");
+  const why = useTranslations("QueueReasons");
   const format = useFormatter();
   const queryClient = useQueryClient();
   const key = instanceQueryKey(org, initial.id);
@@ -59,7 +60,21 @@ export function InstanceLive({
           >
             <StateBadge state={data.state} />
           </span>
+          {data.borrowed ? (
+            <span className="rounded border border-amber-600 px-2 py-0.5 text-xs font-medium text-amber-900 dark:text-amber-200">
+              {why("borrowedBadge")}
+            </span>
+          ) : null}
         </div>
+        {data.borrowed ? (
+          <p className="text-sm text-slate-700 dark:text-slate-300">{why("borrowedMeans")}</p>
+        ) : null}
+        {data.queueReason ? (
+          <p className="text-sm text-slate-800 dark:text-slate-200">
+            <span className="font-medium">{why("label")} </span>
+            {why(data.queueReason.code, data.queueReason.params)}
+          </p>
+        ) : null}
         {data.stateReason ? (
           <p className="text-sm text-slate-700 dark:text-slate-300">{data.stateReason}</p>
         ) : null}

@@ -58,6 +58,11 @@ function rowView(
     kind: inst.kind,
     state: inst.state,
     stateReason: inst.stateReason,
+    borrowed: inst.borrowed,
+    queueReason:
+      inst.state === "queued" && inst.queueReason
+        ? (inst.queueReason as InstanceRowView["queueReason"])
+        : null,
     regionCode: inst.regionCode,
     instanceTypeId: inst.instanceTypeId,
     gpuModelName: names.get(inst.gpuModelId)?.name ?? inst.gpuModelId,

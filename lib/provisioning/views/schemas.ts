@@ -1,6 +1,7 @@
 import { z } from "zod";
 import "zod-openapi";
 import { PRICING_MODELS } from "@/lib/catalog";
+import { QUEUE_REASON_CODES } from "@/lib/quotas";
 import { INSTANCE_STATES } from "../states";
 
 /**
@@ -23,6 +24,20 @@ const instanceRowShape = {
   kind: z.enum(["notebook", "container"]),
   state,
   stateReason: z.string().nullable(),
+  borrowed: z.boolean().meta({
+    description:
+      "Runs beyond the organization's nominal quota on capacity borrowed from its cohort; reclaimed with notice",
+  }),
+  queueReason: z
+    .object({
+      code: z.enum(QUEUE_REASON_CODES),
+      params: z.record(z.string(), z.union([z.string(), z.number()])),
+    })
+    .nullable()
+    .meta({
+      id: "QueueReason",
+      description: "Why a queued instance waits (amounts in GPUs); null otherwise",
+    }),
   regionCode: z.string(),
   instanceTypeId: z.string(),
   gpuModelName: z.string(),

@@ -13,6 +13,7 @@ import { orgSuspensions, projectQuotas, quotas } from "@/lib/db/schema";
 import {
   createFixedProvider,
   launch,
+  loadInstanceDetail,
   placeQueuedInstances,
   reconcileInstances,
   setProvider,
@@ -72,6 +73,7 @@ describe("borrowing inside a cohort", () => {
     await tick(clock, fleet.region);
     expect(await state(a.instance.id)).toMatchObject({ state: "provisioning", borrowed: false });
     expect(await state(b.instance.id)).toMatchObject({ state: "provisioning", borrowed: true });
+    expect((await loadInstanceDetail(borrower.ctx, borrower.slug, b.instance.id)).borrowed).toBe(true);
     expect(await checkQuotaInvariants(getDb(), { regionCode: fleet.region })).toEqual([]);
   });
 
@@ -103,6 +105,9 @@ describe("borrowing inside a cohort", () => {
     expect((await state(b.instance.id))?.state).toBe("queued");
     await tick(clock, fleet.region);
     expect((await state(l.instance.id))?.state).toBe("provisioning");
+    // The views the console and the API show: borrowed is marked, a queued instance says why it waits.
+    const view = await loadInstanceDetail(borrower.ctx, borrower.slug, b.instance.id);
+    expect(view.queueReason).toMatchObject({ code: "over_nominal_nothing_to_borrow" });
     const waiting = await state(b.instance.id);
     expect(waiting?.state).toBe("queued");
     expect(waiting?.queue_reason).toMatchObject({
