@@ -10,7 +10,8 @@ for (const role of Object.keys(USERS) as Role[]) {
     await page.getByLabel("Email").fill(u.email);
     await page.getByLabel("Password").fill(u.password);
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
-    await expect(page).not.toHaveURL(/\/signin/);
+    // The sign-in runs on the server (argon2 + next-auth); a loaded machine needs more than the default wait.
+    await expect(page).not.toHaveURL(/\/signin/, { timeout: 30_000 });
     await page.context().storageState({ path: path.join(AUTH_DIR, `${role}.json`) });
   });
 }

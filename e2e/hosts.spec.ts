@@ -3,6 +3,9 @@ import { type Browser, chromium, expect, type Page, test } from "@playwright/tes
 import { chromiumPath } from "../playwright.config";
 import { USERS } from "./support/env";
 
+// A submit signs in on the server (argon2 + next-auth); on a loaded CI machine that takes seconds.
+const SUBMIT = { timeout: 30_000 };
+
 /**
  * Issue 12 item 2: with NEXTAUTH_URL unset (the default `npm start`), next-auth made every URL on
  * http://localhost:3000, so a console opened as 127.0.0.1 or by another name sent people, after sign-up or
@@ -18,7 +21,10 @@ async function signUpAt(page: Page, origin: string) {
   await page.getByLabel("Password").fill("a-long-enough-password");
   await page.getByLabel("Organization name").fill(`Host Labs ${id}`);
   await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(new RegExp(`^${origin.replace(/[.]/g, "\\.")}/host-labs-[a-z0-9-]+/catalog$`));
+  await expect(page).toHaveURL(
+    new RegExp(`^${origin.replace(/[.]/g, "\\.")}/host-labs-[a-z0-9-]+/catalog$`),
+    SUBMIT,
+  );
   await expect(page.getByText(`host-${id}@newco.test`)).toBeVisible();
 }
 
@@ -27,7 +33,7 @@ async function signInAt(page: Page, origin: string) {
   await page.getByLabel("Email").fill(USERS.member.email);
   await page.getByLabel("Password").fill(USERS.member.password);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await expect(page).toHaveURL(`${origin}/acme-ai/catalog`);
+  await expect(page).toHaveURL(`${origin}/acme-ai/catalog`, SUBMIT);
   await expect(page.getByText(USERS.member.email)).toBeVisible();
 }
 
@@ -71,7 +77,7 @@ test.describe("the sign-in callback", () => {
       await page.getByLabel("Email").fill(USERS.viewer.email);
       await page.getByLabel("Password").fill(USERS.viewer.password);
       await page.getByRole("button", { name: "Sign in", exact: true }).click();
-      await expect(page).not.toHaveURL(/\/signin/);
+      await expect(page).not.toHaveURL(/\/signin/, SUBMIT);
       expect(new URL(page.url()).origin).toBe(baseURL);
       expect(requested.filter((h) => h.includes("evil"))).toEqual([]);
     });
@@ -82,7 +88,7 @@ test.describe("the sign-in callback", () => {
     await page.getByLabel("Email").fill(USERS.viewer.email);
     await page.getByLabel("Password").fill(USERS.viewer.password);
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
-    await expect(page).toHaveURL(/\/acme-ai\/usage\?tab=1$/);
+    await expect(page).toHaveURL(/\/acme-ai\/usage\?tab=1$/, SUBMIT);
   });
 });
 
@@ -105,7 +111,7 @@ test("every page carries the security headers, and the CSP blocks nothing of the
   await page.getByLabel("Email").fill(USERS.viewer.email);
   await page.getByLabel("Password").fill(USERS.viewer.password);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await expect(page).toHaveURL(/\/acme-ai\/catalog$/);
+  await expect(page).toHaveURL(/\/acme-ai\/catalog$/, SUBMIT);
   await page.getByRole("combobox", { name: "Switch organization" }).focus();
   expect(violations).toEqual([]);
 });

@@ -3,6 +3,9 @@ import { expect, type Page, test } from "@playwright/test";
 import { USERS } from "./support/env";
 import { as } from "./support/fixtures";
 
+// A submit signs in on the server (argon2 + next-auth); on a loaded CI machine that takes seconds.
+const SUBMIT = { timeout: 30_000 };
+
 /**
  * Issue 12 item 1: with JavaScript not (yet) running, sign-in and sign-up submitted natively as GET, putting
  * the password in the URL. These journeys run with JavaScript disabled: the forms must POST to their server
@@ -28,7 +31,7 @@ test("sign-up without JavaScript creates the account and lands in the new organi
   await page.getByLabel("Password").fill(password);
   await page.getByLabel("Organization name").fill(`NoJS Labs ${id}`);
   await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(/\/nojs-labs-[a-z0-9-]+\/catalog$/);
+  await expect(page).toHaveURL(/\/nojs-labs-[a-z0-9-]+\/catalog$/, SUBMIT);
   await expect(page.getByRole("heading", { name: "Catalog" })).toBeVisible();
   await expect(page.getByText(`nojs-${id}@newco.test`)).toBeVisible();
   expect(urls.filter((u) => u.includes(password) || u.includes("password="))).toEqual([]);
@@ -42,11 +45,11 @@ test("sign-in without JavaScript: a wrong password is refused on the page, the r
   await page.getByLabel("Email").fill(USERS.member.email);
   await page.getByLabel("Password").fill("not-the-password-1");
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await expect(page.getByText("Email or password is not right")).toBeVisible();
+  await expect(page.getByText("Email or password is not right")).toBeVisible(SUBMIT);
   await page.getByLabel("Email").fill(USERS.member.email);
   await page.getByLabel("Password").fill(USERS.member.password);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await expect(page).toHaveURL(/\/acme-ai\/catalog$/);
+  await expect(page).toHaveURL(/\/acme-ai\/catalog$/, SUBMIT);
   await expect(page.getByText(USERS.member.email)).toBeVisible();
   expect(urls.filter((u) => u.includes("password"))).toEqual([]);
 });
@@ -58,7 +61,7 @@ test.describe("launch without JavaScript", () => {
     await page.goto("/acme-ai/instances/new?instanceType=l4.1x&region=eu-fi-hel1&pricing=on_demand");
     await page.getByLabel("Name", { exact: true }).fill(name);
     await page.getByRole("button", { name: "Launch", exact: true }).click();
-    await expect(page).toHaveURL(/\/acme-ai\/instances\/[0-9a-f-]{36}$/);
+    await expect(page).toHaveURL(/\/acme-ai\/instances\/[0-9a-f-]{36}$/, SUBMIT);
     await expect(page.getByRole("heading", { name })).toBeVisible();
   });
 });
