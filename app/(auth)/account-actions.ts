@@ -1,53 +1,41 @@
 "use server";
 
-import { redirect } from "next/navigation";
 import { getLocale } from "next-intl/server";
-// The settings area's error mapping (reason/code → catalog, field messages → catalog) serves these forms too.
-import { localizedActionError } from "@/app/(console)/[org]/settings/action-error";
+import { publicAction } from "@/app/_kit/org-action";
 import { requestPasswordReset, resetPassword, verifyEmail } from "@/lib/auth";
 import type { ActionResult } from "@/lib/core";
 import { actionClientAddress, signInFromAction } from "./session-cookies";
 
+type Prev = ActionResult | null;
+const opts = (label: string) => ({ label, area: "Account.errors" });
+
 /** Confirm the address from the emailed link (a POST, so link scanners that only GET do not use it up). */
-export async function verifyEmailAction(
-  token: string,
-  _prev: ActionResult | null,
-  _fd: FormData,
-): Promise<ActionResult> {
-  try {
+export const verifyEmailAction = publicAction(
+  opts("verifyEmail"),
+  async (token: string, _prev: Prev, _fd: FormData) => {
     await verifyEmail({}, token);
-  } catch (err) {
-    return localizedActionError(err, "verifyEmail", "Account.errors");
-  }
-  redirect("/verify-email/done");
-}
+    return { redirectTo: "/verify-email/done" };
+  },
+);
 
 /** Ask for a reset link; the answer is the same whether or not the address has an account. */
-export async function requestResetAction(_prev: ActionResult | null, fd: FormData): Promise<ActionResult> {
-  try {
+export const requestResetAction = publicAction(
+  opts("requestPasswordReset"),
+  async (_prev: Prev, fd: FormData) => {
     await requestPasswordReset(
       {},
       { email: fd.get("email") },
       { clientIp: await actionClientAddress(), locale: await getLocale() },
     );
-  } catch (err) {
-    return localizedActionError(err, "requestPasswordReset", "Account.errors");
-  }
-  return { ok: true };
-}
+  },
+);
 
 /** Set the new password, then sign in with it (next-auth issues the session) and go to the console. */
-export async function resetPasswordAction(
-  token: string,
-  _prev: ActionResult | null,
-  fd: FormData,
-): Promise<ActionResult> {
-  let email: string;
-  try {
-    email = (await resetPassword({}, token, { password: fd.get("password") })).email;
-  } catch (err) {
-    return localizedActionError(err, "resetPassword", "Account.errors");
-  }
-  const failed = await signInFromAction(email, String(fd.get("password") ?? ""));
-  redirect(failed ? "/signin" : "/");
-}
+export const resetPasswordAction = publicAction(
+  opts("resetPassword"),
+  async (token: string, _prev: Prev, fd: FormData) => {
+    const { email } = await resetPassword({}, token, { password: fd.get("password") });
+    const failed = await signInFromAction(email, String(fd.get("password") ?? ""));
+    return { redirectTo: failed ? "/signin" : "/" };
+  },
+);

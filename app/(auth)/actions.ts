@@ -3,8 +3,7 @@
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { getLocale } from "next-intl/server";
-// The settings area's error mapping (reason/code → catalog, field messages → catalog) serves sign-up too.
-import { localizedActionError } from "@/app/(console)/[org]/settings/action-error";
+import { publicAction } from "@/app/_kit/org-action";
 import { requestOrigin, sameOriginPath, signUp } from "@/lib/auth";
 import type { ActionResult } from "@/lib/core";
 import { actionClientAddress, signInFromAction } from "./session-cookies";
@@ -12,7 +11,8 @@ import { actionClientAddress, signInFromAction } from "./session-cookies";
 /**
  * Sign in with email and password. A server action bound to the form's `action`, so it also works when the
  * page's JavaScript has not loaded: the browser POSTs the form (the password never lands in a URL), and the
- * answer is a redirect to the callback path on this same origin.
+ * answer is a redirect to the callback path on this same origin. (next-auth answers with a message, not an
+ * error, so this one needs no error adapter.)
  */
 export async function signInAction(_prev: ActionResult | null, formData: FormData): Promise<ActionResult> {
   const email = String(formData.get("email") ?? "");
@@ -23,18 +23,15 @@ export async function signInAction(_prev: ActionResult | null, formData: FormDat
 }
 
 /** Create the account and its organization, sign in, and land in the new organization. */
-export async function signUpAction(_prev: ActionResult | null, formData: FormData): Promise<ActionResult> {
-  let orgSlug: string;
-  try {
+export const signUpAction = publicAction(
+  { label: "signUp", area: "AuthErrors" },
+  async (_prev: ActionResult | null, formData: FormData) => {
     const { org } = await signUp({}, Object.fromEntries(formData), {
       clientIp: await actionClientAddress(),
       locale: await getLocale(),
     });
-    orgSlug = org.slug;
-  } catch (err) {
-    return localizedActionError(err, "signUp", "AuthErrors");
-  }
-  const failed = await signInFromAction(String(formData.get("email")), String(formData.get("password")));
-  // The account exists either way; if signing in did not work, the sign-in page says why.
-  redirect(failed ? "/signin" : `/${orgSlug}/catalog`);
-}
+    const failed = await signInFromAction(String(formData.get("email")), String(formData.get("password")));
+    // The account exists either way; if signing in did not work, the sign-in page says why.
+    return { redirectTo: failed ? "/signin" : `/${org.slug}/catalog` };
+  },
+);

@@ -2,14 +2,24 @@ import { getFormatter, getNow, getTranslations } from "next-intl/server";
 import { requireOrgAccess, roleAtLeast } from "@/lib/access";
 import { requireUserCtx } from "@/lib/auth/session";
 import { autoShutdownStatus } from "@/lib/autoshutdown";
-import { snoozeShutdownAction } from "./shutdown-actions";
 import { SnoozeForm } from "./snooze-form";
+
+type SnoozeAction = Parameters<typeof SnoozeForm>[0]["action"];
 
 /**
  * On the instance page while an automatic stop is pending: when it will happen and why, and (for members,
  * where the policy allows) a control to postpone it.
  */
-export async function ShutdownWarning({ org, instanceId }: { org: string; instanceId: string }) {
+export async function ShutdownWarning({
+  org,
+  instanceId,
+  snooze,
+}: {
+  org: string;
+  instanceId: string;
+  /** The snooze server action bound to this instance (the page owns its actions). */
+  snooze: SnoozeAction;
+}) {
   const ctx = await requireUserCtx();
   const [{ policy, pending, settings }, { role }] = await Promise.all([
     autoShutdownStatus(ctx, org, instanceId),
@@ -63,10 +73,7 @@ export async function ShutdownWarning({ org, instanceId }: { org: string; instan
         <p className="text-xs">{t("snoozedTimes", { count: first.snoozeCount, max: policy.maxSnoozes })}</p>
       ) : null}
       {canSnooze ? (
-        <SnoozeForm
-          action={snoozeShutdownAction.bind(null, org, instanceId)}
-          maxMinutes={policy.snoozeMinutesMax}
-        />
+        <SnoozeForm action={snooze} maxMinutes={policy.snoozeMinutesMax} />
       ) : (
         <p className="text-sm">{roleAtLeast(role, "member") ? t("noSnooze") : t("viewerNoSnooze")}</p>
       )}

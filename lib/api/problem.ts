@@ -32,7 +32,10 @@ export function problemResponse(problem: Problem, headers: Record<string, string
   });
 }
 
-/** Map any error to problem+json. Internal errors are logged with a request id and never leak details. */
+/**
+ * The one API error adapter: any error → problem+json, with the error's `reason` as an extension member.
+ * Internal errors are logged with a request id and never leak details.
+ */
 export function errorToProblem(err: unknown, instance?: string): Response {
   if (isDomainError(err)) {
     const headers: Record<string, string> = {};
@@ -49,6 +52,8 @@ export function errorToProblem(err: unknown, instance?: string): Response {
       detail: err.message,
       instance,
       ...details,
+      // The stable machine-readable reason (RFC 9457 extension member): what a client branches on.
+      reason: err.reason,
     };
     if (err instanceof ValidationError) body.errors = err.fieldErrors;
     return problemResponse(body, headers);

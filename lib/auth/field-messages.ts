@@ -1,11 +1,11 @@
-import { EMAIL_FIELD_MESSAGES } from "@/lib/core";
+import { EMAIL_FIELD_MESSAGES, fieldMessages } from "@/lib/core";
 
 /**
  * Every field message lib/auth can produce, by a stable key. The English text is also the API's problem
  * detail; the UI shows the same key from the catalog (messages/<locale>/auth.json, namespace AuthFieldErrors),
  * and a test keeps the English catalog equal to these strings.
  */
-export const AUTH_FIELD_MESSAGES = {
+export const AUTH_FIELD_MESSAGES = fieldMessages("AuthFieldErrors", {
   ...EMAIL_FIELD_MESSAGES,
   passwordRequired: "Enter a password",
   passwordTooShort: "Use at least 12 characters",
@@ -19,4 +19,4 @@ export const AUTH_FIELD_MESSAGES = {
   organizationNameReserved: "This name is reserved for the console's own pages. Choose another name.",
   emailTaken: "An account with this email already exists. Sign in instead.",
   emailTakenInvited: "An account with this email already exists. Sign in to accept.",
-} as const;
+});

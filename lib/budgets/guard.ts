@@ -1,6 +1,6 @@
 import "server-only";
 import { and, eq, inArray, isNull, or } from "drizzle-orm";
-import { QuotaExceededError } from "@/lib/core";
+import { BudgetBlockedError } from "@/lib/core";
 import type { Executor } from "@/lib/db/client";
 import { budgets } from "@/lib/db/schema";
 import { forecastOf, monthOf, projectSpend } from "@/lib/metering";
@@ -8,7 +8,7 @@ import { scopedSpend } from "./evaluate";
 
 /**
  * For launch (in its transaction): refuse when a budget covering the project (or the whole organization)
- * with block_launches or stop_instances at 100 % is used up this month. Spend is computed live (ledger plus
+ * with block_launches or stop_instances at 100 % is used up this month (BudgetBlocked, naming the budget). Spend is computed live (ledger plus
  * the unmetered tail), so raising the budget unblocks at once and a crossing is enforced before its alert.
  */
 export async function assertBudgetAllowsLaunch(
@@ -36,7 +36,7 @@ export async function assertBudgetAllowsLaunch(
     if (f.actualUsd < amount) continue;
     const usd = (n: number) =>
       `$${n.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-    throw new QuotaExceededError(
+    throw new BudgetBlockedError(
       `The budget '${b.name}' is used up for ${month.period} (${usd(f.actualUsd)} of ${usd(amount)}): new launches ` +
         "are blocked until an admin raises the budget or the month ends.",
       { budgetId: b.id, budgetName: b.name, period: month.period, actualUsd: f.actualUsd, amountUsd: amount },

@@ -118,6 +118,7 @@ export async function assertQuotaAdmits(
       {
         reason: "quota_exceeded",
         gpuModelId: input.gpuModelId,
+        gpuModelName: input.gpuModelName,
         regionCode: input.regionCode,
         limitGpus: gpus(limit),
         nominalGpus: gpus(s.nominal),
@@ -146,6 +147,7 @@ export async function assertQuotaAdmits(
         {
           reason: "project_share_used",
           gpuModelId: input.gpuModelId,
+          gpuModelName: input.gpuModelName,
           regionCode: input.regionCode,
           shareGpus: gpus(Number(ps.share)),
           usedGpus: gpus(used),

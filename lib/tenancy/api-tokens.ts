@@ -4,7 +4,15 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { requireOrgAccess, roleAtLeast } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
-import { type Ctx, NotFoundError, nowOf, parseInput, UnauthorizedError, type UserActor } from "@/lib/core";
+import {
+  type Ctx,
+  fieldMessages,
+  NotFoundError,
+  nowOf,
+  parseInput,
+  UnauthorizedError,
+  type UserActor,
+} from "@/lib/core";
 import { type Executor, getDb, withTx } from "@/lib/db/client";
 import { apiTokens, memberships, users } from "@/lib/db/schema";
 import { invalidState } from "./errors";
@@ -13,12 +21,12 @@ import { invalidState } from "./errors";
  * API tokens for automation (CI, notebooks, IaC): a token acts as its user, in one organization, with the user's
  * role at the time of each call (a demotion takes effect at once). Only the sha256 of the secret is stored.
  */
-export const API_TOKEN_FIELD_MESSAGES = {
+export const API_TOKEN_FIELD_MESSAGES = fieldMessages("ApiTokenFieldErrors", {
   nameRequired: "Enter a name for the token",
   nameTooLong: "Token names are at most 60 characters",
   expiryInvalid: "Choose an expiry between 1 and 365 days, or no expiry",
   tokenInvalid: "Choose a token",
-} as const;
+});
 const M = API_TOKEN_FIELD_MESSAGES;
 
 export const API_TOKEN_EXPIRY_DAYS = [7, 30, 90, 365] as const;

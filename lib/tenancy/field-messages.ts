@@ -1,9 +1,11 @@
+import { fieldMessages } from "@/lib/core";
+
 /**
  * Every field message lib/tenancy can produce, by a stable key. The English text is also the API's problem
  * detail; the UI shows the same key from the catalog (messages/<locale>/settings.json, namespace
  * SettingsFieldErrors), and a test keeps the English catalog equal to these strings.
  */
-export const TENANCY_FIELD_MESSAGES = {
+export const TENANCY_FIELD_MESSAGES = fieldMessages("SettingsFieldErrors", {
   roleInvalid: "Choose a role: owner, admin, member or viewer",
   invitationInvalid: "Choose a pending invitation",
   memberInvalid: "Choose a member",
@@ -24,4 +26,4 @@ export const TENANCY_FIELD_MESSAGES = {
   jurisdictionsTooMany: "Choose at most 50 jurisdictions",
   alreadyMember: "This person is already a member of the organization",
   alreadyInvited: "This email already has an invitation. Resend or revoke it instead.",
-} as const;
+});

@@ -24,6 +24,9 @@ export const problemSchema = z
     status: z.int(),
     detail: z.string().optional(),
     instance: z.string().optional(),
+    reason: z.string().optional().meta({
+      description: "Stable machine-readable reason (e.g. budget_blocked, last_owner); absent on a 500",
+    }),
     errors: z
       .record(z.string(), z.array(z.string()))
       .optional()

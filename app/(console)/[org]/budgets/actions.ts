@@ -1,56 +1,43 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
-import { redirect } from "next/navigation";
-import { costActionError } from "@/components/costs/action-error";
+import { orgAction } from "@/app/_kit/org-action";
 import { budgetInputFromForm, toBudgetFormErrors } from "@/components/costs/budget-form-data";
-import { requireUserCtx } from "@/lib/auth/session";
 import { createBudget, deleteBudget, updateBudget } from "@/lib/budgets";
 import type { ActionResult } from "@/lib/core";
 
-type Prev = ActionResult | null;
+type Prev = ActionResult<unknown> | null;
+// The banner in every console page reflects budgets too, hence the layout.
+const opts = (label: string) => ({
+  label,
+  area: "Costs.errors",
+  revalidate: { path: "", type: "layout" as const },
+});
+// Threshold rows are posted as parallel lists; the library's paths (thresholds.2.pct) are re-keyed to them.
+const reshape = (failed: ActionResult<never>, fd: FormData) =>
+  !failed.ok && failed.fieldErrors
+    ? { ...failed, fieldErrors: toBudgetFormErrors(failed.fieldErrors, budgetInputFromForm(fd)) }
+    : failed;
 
-async function save(orgSlug: string, fd: FormData, budgetId: string | null): Promise<ActionResult> {
-  const ctx = await requireUserCtx();
-  const input = budgetInputFromForm(fd);
-  let id: string;
-  try {
-    const row = budgetId
-      ? await updateBudget(ctx, orgSlug, budgetId, input)
-      : await createBudget(ctx, orgSlug, input);
-    id = row.id;
-  } catch (err) {
-    const result = await costActionError(err, budgetId ? "budget.update" : "budget.create");
-    if (!result.ok && result.fieldErrors) {
-      return { ...result, fieldErrors: toBudgetFormErrors(result.fieldErrors, input) };
-    }
-    return result;
-  }
-  // The banner in every console page reflects budgets too.
-  revalidatePath(`/${orgSlug}`, "layout");
-  redirect(`/${orgSlug}/budgets/${id}`);
-}
+export const createBudgetAction = orgAction<[Prev, FormData]>(
+  { ...opts("budget.create"), reshape: (failed, _prev, fd) => reshape(failed, fd) },
+  async (ctx, orgSlug, _prev, fd) => {
+    const row = await createBudget(ctx, orgSlug, budgetInputFromForm(fd));
+    return { redirectTo: `/${orgSlug}/budgets/${row.id}` };
+  },
+);
 
-export async function createBudgetAction(orgSlug: string, _prev: Prev, fd: FormData) {
-  return save(orgSlug, fd, null);
-}
+export const updateBudgetAction = orgAction<[string, Prev, FormData]>(
+  { ...opts("budget.update"), reshape: (failed, _id, _prev, fd) => reshape(failed, fd) },
+  async (ctx, orgSlug, budgetId, _prev, fd) => {
+    const row = await updateBudget(ctx, orgSlug, budgetId, budgetInputFromForm(fd));
+    return { redirectTo: `/${orgSlug}/budgets/${row.id}` };
+  },
+);
 
-export async function updateBudgetAction(orgSlug: string, budgetId: string, _prev: Prev, fd: FormData) {
-  return save(orgSlug, fd, budgetId);
-}
-
-export async function deleteBudgetAction(
-  orgSlug: string,
-  budgetId: string,
-  _prev: ActionResult<unknown> | null,
-  _fd: FormData,
-): Promise<ActionResult> {
-  const ctx = await requireUserCtx();
-  try {
+export const deleteBudgetAction = orgAction(
+  opts("budget.delete"),
+  async (ctx, orgSlug, budgetId: string, _prev: Prev, _fd: FormData) => {
     await deleteBudget(ctx, orgSlug, budgetId);
-  } catch (err) {
-    return costActionError(err, "budget.delete");
-  }
-  revalidatePath(`/${orgSlug}`, "layout");
-  redirect(`/${orgSlug}/budgets`);
-}
+    return { redirectTo: `/${orgSlug}/budgets` };
+  },
+);

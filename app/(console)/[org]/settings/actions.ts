@@ -1,54 +1,35 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
-import { redirect } from "next/navigation";
-import { getTranslations } from "next-intl/server";
-import { requireUserCtx } from "@/lib/auth/session";
-import type { ActionResult } from "@/lib/core";
+import { orgAction, say } from "@/app/_kit/org-action";
 import { leaveOrganization, renameOrganization, setDataResidency } from "@/lib/tenancy";
-import { localizedActionError } from "./action-error";
 
-export async function renameOrganizationAction(
-  orgSlug: string,
-  _prev: ActionResult | null,
-  formData: FormData,
-): Promise<ActionResult> {
-  const ctx = await requireUserCtx();
-  try {
-    await renameOrganization(ctx, orgSlug, { name: formData.get("name") });
-  } catch (err) {
-    return localizedActionError(err, "renameOrganization");
-  }
-  // The name also shows in the shell's organization switcher.
-  revalidatePath(`/${orgSlug}`, "layout");
-  return { ok: true, message: (await getTranslations("Settings"))("saved") };
-}
+const opts = (label: string) => ({
+  label,
+  area: "SettingsErrors",
+  revalidate: { path: "", type: "layout" as const },
+});
 
-export async function setDataResidencyAction(
-  orgSlug: string,
-  _prev: ActionResult | null,
-  formData: FormData,
-): Promise<ActionResult> {
-  const ctx = await requireUserCtx();
-  try {
-    await setDataResidency(ctx, orgSlug, { jurisdictions: formData.getAll("jurisdictions") });
-  } catch (err) {
-    return localizedActionError(err, "setDataResidency");
-  }
-  revalidatePath(`/${orgSlug}`, "layout");
-  return { ok: true, message: (await getTranslations("Settings"))("saved") };
-}
+// The name also shows in the shell's organization switcher, hence the layout revalidation.
+export const renameOrganizationAction = orgAction(
+  opts("renameOrganization"),
+  async (ctx, orgSlug, _prev: unknown, fd: FormData) => {
+    await renameOrganization(ctx, orgSlug, { name: fd.get("name") });
+    return { message: await say("Settings", "saved") };
+  },
+);
 
-export async function leaveOrganizationAction(
-  orgSlug: string,
-  _prev: ActionResult | null,
-  _formData: FormData,
-): Promise<ActionResult> {
-  const ctx = await requireUserCtx();
-  try {
+export const setDataResidencyAction = orgAction(
+  opts("setDataResidency"),
+  async (ctx, orgSlug, _prev: unknown, fd: FormData) => {
+    await setDataResidency(ctx, orgSlug, { jurisdictions: fd.getAll("jurisdictions") });
+    return { message: await say("Settings", "saved") };
+  },
+);
+
+export const leaveOrganizationAction = orgAction(
+  { label: "leaveOrganization", area: "SettingsErrors" },
+  async (ctx, orgSlug, _prev: unknown, _fd: FormData) => {
     await leaveOrganization(ctx, orgSlug);
-  } catch (err) {
-    return localizedActionError(err, "leaveOrganization");
-  }
-  redirect("/");
-}
+    return { redirectTo: "/" };
+  },
+);

@@ -9,6 +9,7 @@ import { NotFoundError } from "@/lib/core";
 import { loadInstanceDetail } from "@/lib/provisioning";
 import { getOrgPageContext } from "../../org-context";
 import { instanceAction } from "../actions";
+import { snoozeShutdownAction } from "./actions";
 
 async function load(...args: Parameters<typeof loadInstanceDetail>) {
   try {
@@ -32,7 +33,11 @@ export default async function InstancePage({ params }: { params: Promise<{ org: 
           {t("backToList")}
         </Link>
       </nav>
-      <ShutdownWarning org={slug} instanceId={detail.id} />
+      <ShutdownWarning
+        org={slug}
+        instanceId={detail.id}
+        snooze={snoozeShutdownAction.bind(null, slug, detail.id)}
+      />
       <InstanceLive org={slug} initial={detail} run={instanceAction.bind(null, slug)} />
       <InstanceCharts org={slug} instanceId={detail.id} gpuCount={detail.gpuCount} />
       {detail.kind === "container" ? <LogsPanel org={slug} id={detail.id} /> : null}

@@ -1,52 +1,54 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
-import { redirect } from "next/navigation";
 import { getTranslations } from "next-intl/server";
+import { orgAction } from "@/app/_kit/org-action";
 import { launchInputFromForm, toFormErrors } from "@/components/instances/launch-form-data";
-import { requireUserCtx } from "@/lib/auth/session";
 import { type ActionResult, parseInput, ValidationError } from "@/lib/core";
-import { type LaunchSpec, launch, launchSpecSchema } from "@/lib/provisioning";
-import { instanceActionError } from "../action-error";
+import { launch, launchSpecSchema } from "@/lib/provisioning";
+
+const formText = () => getTranslations("Instances.launch.errors");
 
 /**
  * Launch form → the library's launch spec (same zod schema) → `launch` → the new instance's page. Errors on a
- * spec path come back at the form field that holds it; a quota refusal comes back as the form's alert.
+ * spec path come back at the form field that holds it; a quota or budget refusal comes back as the form's alert.
  */
-export async function launchInstanceAction(
-  orgSlug: string,
-  _prev: ActionResult | null,
-  formData: FormData,
-): Promise<ActionResult> {
-  const ctx = await requireUserCtx();
-  const t = await getTranslations("Instances.launch.errors");
-  const { input, errors } = launchInputFromForm(formData, {
-    envLine: (line) => t("envLine", { line }),
-    idleBoth: t("idleBoth"),
-    scheduleTimeZone: t("scheduleTimeZone"),
-  });
-  let id: string;
-  try {
-    let spec: LaunchSpec;
+export const launchInstanceAction = orgAction<[ActionResult | null, FormData]>(
+  {
+    label: "instance.launch",
+    area: "Instances.errors",
+    revalidate: "/instances",
+    reshape: async (failed) => {
+      if (failed.ok || !failed.fieldErrors) return failed;
+      const fieldErrors = toFormErrors(failed.fieldErrors);
+      // Errors on a spec path the form has no input for are spelled out in the form's alert.
+      return {
+        ...failed,
+        message: [(await formText())("fix"), ...(fieldErrors._form ?? [])].join(" "),
+        fieldErrors,
+      };
+    },
+  },
+  async (ctx, orgSlug, _prev: ActionResult | null, formData: FormData) => {
+    const t = await formText();
+    const { input, errors } = launchInputFromForm(formData, {
+      envLine: (line) => t("envLine", { line }),
+      idleBoth: t("idleBoth"),
+      scheduleTimeZone: t("scheduleTimeZone"),
+    });
     try {
-      spec = parseInput(launchSpecSchema, input);
+      parseInput(launchSpecSchema, input);
     } catch (err) {
       // One submit shows every problem: the schema's and the form's own (a malformed KEY=VALUE line …).
-      if (err instanceof ValidationError) throw new ValidationError({ ...err.fieldErrors, ...errors });
+      if (err instanceof ValidationError) {
+        throw new ValidationError({ ...err.fieldErrors, ...errors }, err.message, {
+          ...err.fieldMessages,
+          ...new ValidationError(errors).fieldMessages,
+        });
+      }
       throw err;
     }
     if (Object.keys(errors).length > 0) throw new ValidationError(errors);
-    const { instance } = await launch(ctx, orgSlug, spec);
-    id = instance.id;
-  } catch (err) {
-    const result = await instanceActionError(err, "instance.launch");
-    if (!result.ok && result.fieldErrors) {
-      const fieldErrors = toFormErrors(result.fieldErrors);
-      // Errors on a spec path the form has no input for are spelled out in the form's alert.
-      return { ...result, message: [t("fix"), ...(fieldErrors._form ?? [])].join(" "), fieldErrors };
-    }
-    return result;
-  }
-  revalidatePath(`/${orgSlug}/instances`);
-  redirect(`/${orgSlug}/instances/${id}`);
-}
+    const { instance } = await launch(ctx, orgSlug, input);
+    return { redirectTo: `/${orgSlug}/instances/${instance.id}` };
+  },
+);

@@ -1,9 +1,6 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
-import { getTranslations } from "next-intl/server";
-import { costActionError } from "@/components/costs/action-error";
-import { requireUserCtx } from "@/lib/auth/session";
+import { orgAction, say } from "@/app/_kit/org-action";
 import { deleteAutoShutdownPolicy, type PolicyInput, setAutoShutdownPolicy } from "@/lib/autoshutdown";
 import type { ActionResult } from "@/lib/core";
 
@@ -32,33 +29,19 @@ function policyInputFromForm(fd: FormData): PolicyInput {
   return input as PolicyInput;
 }
 
-export async function savePolicyAction(
-  orgSlug: string,
-  _prev: ActionResult | null,
-  fd: FormData,
-): Promise<ActionResult> {
-  const ctx = await requireUserCtx();
-  try {
-    await setAutoShutdownPolicy(ctx, orgSlug, policyInputFromForm(fd));
-  } catch (err) {
-    return costActionError(err, "autoshutdown.policy");
-  }
-  revalidatePath(`/${orgSlug}/settings/auto-shutdown`);
-  return { ok: true, message: (await getTranslations("Costs.autoShutdown"))("saved") };
-}
+const opts = (label: string) => ({ label, area: "Costs.errors", revalidate: "/settings/auto-shutdown" });
 
-export async function deletePolicyAction(
-  orgSlug: string,
-  policyId: string,
-  _prev: ActionResult<unknown> | null,
-  _fd: FormData,
-): Promise<ActionResult> {
-  const ctx = await requireUserCtx();
-  try {
+export const savePolicyAction = orgAction(
+  opts("autoshutdown.policy"),
+  async (ctx, orgSlug, _prev: ActionResult | null, fd: FormData) => {
+    await setAutoShutdownPolicy(ctx, orgSlug, policyInputFromForm(fd));
+    return { message: await say("Costs.autoShutdown", "saved") };
+  },
+);
+
+export const deletePolicyAction = orgAction(
+  opts("autoshutdown.policyDelete"),
+  async (ctx, orgSlug, policyId: string, _prev: ActionResult<unknown> | null, _fd: FormData) => {
     await deleteAutoShutdownPolicy(ctx, orgSlug, policyId);
-  } catch (err) {
-    return costActionError(err, "autoshutdown.policyDelete");
-  }
-  revalidatePath(`/${orgSlug}/settings/auto-shutdown`);
-  return { ok: true };
-}
+  },
+);

@@ -1,34 +1,22 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
-import { getTranslations } from "next-intl/server";
-import { requireUserCtx } from "@/lib/auth/session";
-import type { ActionResult } from "@/lib/core";
+import { orgFormAction, say } from "@/app/_kit/org-action";
 import { createProject, updateProject } from "@/lib/tenancy";
-import { localizedActionError } from "../action-error";
 
-type Prev = ActionResult | null;
-const fields = (fd: FormData, ...names: string[]) => Object.fromEntries(names.map((n) => [n, fd.get(n)]));
+const opts = { area: "SettingsErrors", revalidate: { path: "", type: "layout" as const } };
 
-export async function createProjectAction(orgSlug: string, _prev: Prev, fd: FormData): Promise<ActionResult> {
-  const ctx = await requireUserCtx();
-  let name: string;
-  try {
-    ({ name } = await createProject(ctx, orgSlug, fields(fd, "name", "slug", "environment")));
-  } catch (err) {
-    return localizedActionError(err, "createProject");
-  }
-  revalidatePath(`/${orgSlug}`, "layout");
-  return { ok: true, message: (await getTranslations("Projects"))("createdMessage", { name }) };
-}
+export const createProjectAction = orgFormAction(
+  { ...opts, label: "createProject", fields: ["name", "slug", "environment"] },
+  async (ctx, orgSlug, input) => {
+    const { name } = await createProject(ctx, orgSlug, input);
+    return { message: await say("Projects", "createdMessage", { name }) };
+  },
+);
 
-export async function updateProjectAction(orgSlug: string, _prev: Prev, fd: FormData): Promise<ActionResult> {
-  const ctx = await requireUserCtx();
-  try {
-    await updateProject(ctx, orgSlug, fields(fd, "projectId", "name", "environment"));
-  } catch (err) {
-    return localizedActionError(err, "updateProject");
-  }
-  revalidatePath(`/${orgSlug}`, "layout");
-  return { ok: true, message: (await getTranslations("Projects"))("updated") };
-}
+export const updateProjectAction = orgFormAction(
+  { ...opts, label: "updateProject", fields: ["projectId", "name", "environment"] },
+  async (ctx, orgSlug, input) => {
+    await updateProject(ctx, orgSlug, input);
+    return { message: await say("Projects", "updated") };
+  },
+);

@@ -1,10 +1,7 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
-import { getTranslations } from "next-intl/server";
-import { costActionError } from "@/components/costs/action-error";
+import { orgAction, say } from "@/app/_kit/org-action";
 import type { ReservationQuoteView } from "@/components/costs/reservation-purchase";
-import { requireUserCtx } from "@/lib/auth/session";
 import type { ActionResult } from "@/lib/core";
 import { purchaseReservation, quoteReservation, type ReservationInput } from "@/lib/metering";
 
@@ -19,32 +16,19 @@ const fields = (fd: FormData): ReservationInput => ({
 });
 
 /** The price of the reservation as filled in, before anything is bought (any member may ask). */
-export async function quoteReservationAction(
-  orgSlug: string,
-  _prev: ActionResult<ReservationQuoteView> | null,
-  fd: FormData,
-): Promise<ActionResult<ReservationQuoteView>> {
-  const ctx = await requireUserCtx();
-  try {
+export const quoteReservationAction = orgAction<[unknown, FormData], ReservationQuoteView>(
+  { label: "reservation.quote", area: "Costs.errors" },
+  async (ctx, orgSlug, _prev, fd) => {
     const q = await quoteReservation(ctx, orgSlug, fields(fd));
-    return { ok: true, data: { ...q, startsAt: q.startsAt.toISOString(), endsAt: q.endsAt.toISOString() } };
-  } catch (err) {
-    return costActionError(err, "reservation.quote");
-  }
-}
+    return { data: { ...q, startsAt: q.startsAt.toISOString(), endsAt: q.endsAt.toISOString() } };
+  },
+);
 
 /** Buy it (admins and owners; the library refuses anyone else). */
-export async function purchaseReservationAction(
-  orgSlug: string,
-  _prev: ActionResult | null,
-  fd: FormData,
-): Promise<ActionResult> {
-  const ctx = await requireUserCtx();
-  try {
+export const purchaseReservationAction = orgAction(
+  { label: "reservation.purchase", area: "Costs.errors", revalidate: { path: "/usage", type: "layout" } },
+  async (ctx, orgSlug, _prev: ActionResult | null, fd: FormData) => {
     await purchaseReservation(ctx, orgSlug, fields(fd));
-  } catch (err) {
-    return costActionError(err, "reservation.purchase");
-  }
-  revalidatePath(`/${orgSlug}/usage`, "layout");
-  return { ok: true, message: (await getTranslations("Costs.reservations"))("purchased") };
-}
+    return { message: await say("Costs.reservations", "purchased") };
+  },
+);
