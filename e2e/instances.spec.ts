@@ -102,6 +102,22 @@ test.describe("instances as a member", () => {
     await expect(stateOf(viewer.page)).toHaveAccessibleName("State: Running");
     await expect(viewer.page.getByRole("button", { name: "Stop" })).toHaveCount(0);
     await expect(viewer.page.getByRole("button", { name: "Terminate" })).toHaveCount(0);
+    // Issue 12 item 3: connection details (notebook URL with its token, endpoint, ssh) are for members and up,
+    // on the page and through the API alike.
+    const instanceUrl = `/api/v1/orgs/acme-ai/instances/${page.url().split("/").at(-1)}`;
+    const mine = await (await page.request.get(instanceUrl)).json();
+    expect(mine.connection?.url).toMatch(/^https:\/\/nb-/);
+    const viewerConnection = viewer.page.getByRole("region", { name: "Connection" });
+    await expect(viewerConnection).toBeVisible();
+    await expect(viewerConnection.getByRole("link")).toHaveCount(0);
+    await expect(viewerConnection.getByRole("button", { name: "Copy Token" })).toHaveCount(0);
+    await expect(viewer.page.getByText(mine.connection.url)).toHaveCount(0);
+    const seen = await viewer.page.request.get(instanceUrl);
+    expect(seen.status()).toBe(200);
+    const body = await seen.json();
+    expect(body.state).toBe("running");
+    expect(body.connection).toBeNull();
+    expect(JSON.stringify(body)).not.toContain(mine.connection.url);
     await viewer.close();
 
     // Another organization's member gets the 404 page for this instance, even under their own organization.

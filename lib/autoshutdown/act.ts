@@ -1,8 +1,8 @@
 import "server-only";
 import { and, eq, isNull } from "drizzle-orm";
-import type { PolicyStop } from "@/lib/core";
+import { checkpoint, type PolicyStop } from "@/lib/core";
 import { type Executor, type Tx, withTx } from "@/lib/db/client";
-import { memberships, organizations, shutdownWarnings, users } from "@/lib/db/schema";
+import { instances, memberships, organizations, shutdownWarnings, users } from "@/lib/db/schema";
 import { costTexts, createNotification, enqueueEmail, publicBaseUrl, renderEmail } from "@/lib/notify";
 import type { EffectivePolicy } from "./policies";
 import type { RuleDue } from "./rules";
@@ -34,6 +34,11 @@ async function creatorOf(exec: Executor, inst: RunningInstance) {
     .innerJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.orgId, inst.orgId)))
     .where(eq(users.id, inst.createdBy));
   return u ?? null;
+}
+
+/** When a warning acts: its time, or the end of its snooze when that is later. */
+export function warningActsAt(w: ShutdownWarning): Date {
+  return w.snoozedUntil && w.snoozedUntil > w.actsAt ? w.snoozedUntil : w.actsAt;
 }
 
 /**
@@ -133,6 +138,10 @@ export async function warnShutdown(
  * Carry out a warning that is due: stop the instance through input.stop (provisioning's policy stop, passed
  * in; reason on the timeline, audit row) and mark the warning acted, in one transaction; a warning another
  * worker holds is skipped.
+ *
+ * Locks in the one order every writer of warnings uses (snooze too): the instance row, then its warnings.
+ * The pass decided on rows it read before locking, so the warning is read again under the lock and a snooze
+ * committed meanwhile wins: no stop before the snoozed time, and no deadlock against a concurrent snooze.
  */
 export async function actOnWarning(
   outer: Tx | undefined,
@@ -146,6 +155,12 @@ export async function actOnWarning(
 ): Promise<boolean> {
   const { warning, inst, now } = input;
   return withTx(outer, async (tx) => {
+    const [held] = await tx
+      .select({ id: instances.id })
+      .from(instances)
+      .where(and(eq(instances.id, inst.id), eq(instances.orgId, inst.orgId)))
+      .for("update");
+    if (!held) return false;
     const [w] = await tx
       .select()
       .from(shutdownWarnings)
@@ -157,7 +172,8 @@ export async function actOnWarning(
         ),
       )
       .for("update", { skipLocked: true });
-    if (!w) return false;
+    if (!w || now < warningActsAt(w)) return false;
+    await checkpoint("autoshutdown.act.locked");
     const stopped = await input.stop(tx, now, {
       orgId: inst.orgId,
       instanceId: inst.id,
@@ -174,6 +190,7 @@ export async function actOnWarning(
       .set(stopped ? { actedAt: now } : { cancelledAt: now })
       .where(eq(shutdownWarnings.id, w.id));
     if (!stopped) return false;
+    await checkpoint("autoshutdown.act.stopped");
     const [org] = await tx.select().from(organizations).where(eq(organizations.id, inst.orgId));
     const en = costTexts(null);
     const rule = ruleText(en, w.rule, input.detail);

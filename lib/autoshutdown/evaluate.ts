@@ -1,9 +1,9 @@
 import "server-only";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import { type Ctx, nowOf, type PolicyStop } from "@/lib/core";
+import { type Ctx, checkpoint, nowOf, type PolicyStop } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { type AutoShutdown, instances, shutdownWarnings } from "@/lib/db/schema";
-import { actOnWarning, type RunningInstance, type ShutdownWarning, warnShutdown } from "./act";
+import { actOnWarning, type RunningInstance, type ShutdownWarning, warningActsAt, warnShutdown } from "./act";
 import { idleObservations } from "./observe";
 import { orgPolicies, pickPolicy } from "./policies";
 import { idleDue, maxRuntimeDue, type RuleDue, scheduleDue } from "./rules";
@@ -82,6 +82,8 @@ export async function evaluateAutoShutdown(
       ),
     );
 
+  // Everything above was read without locks: a snooze or a settings change may commit from here on.
+  await checkpoint("autoshutdown.pass.read");
   for (const { inst, policy, settings } of plans) {
     result.instances++;
     const ri: RunningInstance = {
@@ -98,7 +100,7 @@ export async function evaluateAutoShutdown(
         if (verdict === "cancel") {
           await exec.update(shutdownWarnings).set({ cancelledAt: now }).where(eq(shutdownWarnings.id, w.id));
           result.cancelled++;
-        } else if (verdict === "valid" && now >= actTime(w)) {
+        } else if (verdict === "valid" && now >= warningActsAt(w)) {
           if (
             await actOnWarning(ctx.tx, {
               warning: w,
@@ -167,10 +169,6 @@ function judge(
     return dues.some((d) => d.rule === "idle") ? "valid" : "wait";
   }
   return dues.some((d) => d.rule === w.rule && d.dueAt.getTime() === w.dueAt.getTime()) ? "valid" : "cancel";
-}
-
-function actTime(w: ShutdownWarning): Date {
-  return w.snoozedUntil && w.snoozedUntil > w.actsAt ? w.snoozedUntil : w.actsAt;
 }
 
 function detailOf(rule: string, s: AutoShutdown): Record<string, string | number> {

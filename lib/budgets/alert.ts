@@ -89,9 +89,11 @@ export async function fireBudgetAlert(
           ? new Date(now.getTime() + budget.graceMinutes * 60_000)
           : null,
       topSpenders: await topSpenders(tx, budget, month),
+      recipientsFallback: false,
     };
-    const recipients = await budgetRecipients(tx, budget);
-    const key = `budget:${budget.id}:${month.period}:${threshold.kind}:${threshold.pct}`;
+    const { recipients, fallback } = await budgetRecipients(tx, budget);
+    facts.recipientsFallback = fallback;
+    const key = `budget:${budget.id}:${month.period}:${threshold.kind}:${threshold.pct}:${Number(budget.amountUsd)}`;
     let emails = 0;
     for (const r of recipients) {
       const msg = budgetAlertEmail(costTexts(r.locale), facts);
@@ -110,13 +112,16 @@ export async function fireBudgetAlert(
       kind: threshold.kind === "actual" ? "budget.actual" : "budget.forecast",
       severity: threshold.pct >= 100 ? "critical" : threshold.pct >= 80 ? "warning" : "info",
       title: budgetSubject(en, facts),
-      body: en.t("budgetSpent", {
-        scope,
-        period: month.period,
-        spent: en.usd(facts.actualUsd),
-        amount: en.usd(facts.amountUsd),
-        actualPct: Math.floor((facts.actualUsd / facts.amountUsd) * 100),
-      }),
+      body: [
+        en.t("budgetSpent", {
+          scope,
+          period: month.period,
+          spent: en.usd(facts.actualUsd),
+          amount: en.usd(facts.amountUsd),
+          actualPct: Math.floor((facts.actualUsd / facts.amountUsd) * 100),
+        }),
+        ...(fallback ? [en.t("budgetRecipientsFallback")] : []),
+      ].join(" "),
       params: {
         budgetId: budget.id,
         name: budget.name,
@@ -126,6 +131,7 @@ export async function fireBudgetAlert(
         amount: facts.amountUsd,
         period: month.period,
         scope: facts.projectName ?? "",
+        ...(fallback ? { recipientsFallback: 1 } : {}),
       },
       link: usageLink(facts.orgSlug),
       dedupeKey: key,
@@ -144,6 +150,7 @@ export async function fireBudgetAlert(
         actualUsd: facts.actualUsd,
         forecastUsd: facts.forecastUsd,
         recipients: recipients.length,
+        recipientsFallback: fallback,
       },
       at: now,
     });

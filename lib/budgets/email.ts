@@ -16,6 +16,8 @@ export type BudgetAlertFacts = {
   /** stop_instances: when running instances will be stopped. */
   stopAt: Date | null;
   topSpenders: Array<{ name: string; amountUsd: number }>;
+  /** Sent to the admins and owners because every chosen recipient has left the organization. */
+  recipientsFallback: boolean;
 };
 
 export function budgetScope(tx: CostTexts, f: Pick<BudgetAlertFacts, "orgName" | "projectName">): string {
@@ -72,6 +74,7 @@ export function budgetAlertEmail(
     paragraphs.push(tx.t("budgetBlocked", { scope }));
     if (f.stopAt) paragraphs.push(tx.t("budgetWillStop", { scope, time: tx.time(f.stopAt) }));
   }
+  if (f.recipientsFallback) paragraphs.push(tx.t("budgetRecipientsFallback"));
   const subject = budgetSubject(tx, f);
   const body = renderEmail({
     title: subject,

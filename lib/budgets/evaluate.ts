@@ -61,6 +61,7 @@ export async function evaluateBudgets(
       budgetId: budgetAlerts.budgetId,
       kind: budgetAlerts.kind,
       pct: budgetAlerts.pct,
+      amount: budgetAlerts.budgetUsd,
       at: budgetAlerts.createdAt,
     })
     .from(budgetAlerts)
@@ -70,7 +71,8 @@ export async function evaluateBudgets(
         opts.orgIds ? inArray(budgetAlerts.orgId, opts.orgIds) : undefined,
       ),
     );
-  const alerted = new Map(done.map((a) => [`${a.budgetId}:${a.kind}:${a.pct}`, a.at]));
+  // Keyed by the amount too: crossings of an amount the budget no longer has do not count (see budgetAlerts).
+  const alerted = new Map(done.map((a) => [`${a.budgetId}:${a.kind}:${a.pct}:${Number(a.amount)}`, a.at]));
 
   const capped: Array<{ budget: Budget; forecast: Forecast; since: Date }> = [];
   for (const b of list) {
@@ -78,7 +80,7 @@ export async function evaluateBudgets(
     const f = forecastOf(scopedSpend(byOrg.get(b.orgId) ?? [], b), month, now);
     const amount = Number(b.amountUsd);
     for (const t of effectiveThresholds(b)) {
-      const key = `${b.id}:${t.kind}:${t.pct}`;
+      const key = `${b.id}:${t.kind}:${t.pct}:${amount}`;
       const value = t.kind === "actual" ? f.actualUsd : f.forecastUsd;
       if (value < (amount * t.pct) / 100 || alerted.has(key)) continue;
       try {
@@ -100,7 +102,7 @@ export async function evaluateBudgets(
         console.error(`[budgets] alert ${key} ${month.period} failed; the next pass retries`, err);
       }
     }
-    const since = alerted.get(`${b.id}:actual:100`);
+    const since = alerted.get(`${b.id}:actual:100:${amount}`);
     if (b.actionAt100 === "stop_instances" && since && f.actualUsd >= amount) {
       capped.push({ budget: b, forecast: f, since });
     }

@@ -1,4 +1,5 @@
 export * from "./action-result";
+export * from "./checkpoint";
 export * from "./context";
 export * from "./email";
 export * from "./errors";

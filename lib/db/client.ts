@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import * as schema from "./schema";
@@ -62,6 +63,29 @@ export async function closeDb(): Promise<void> {
 export async function withTx<T>(exec: Executor | undefined, fn: (tx: Tx) => Promise<T>): Promise<T> {
   if (exec && isTx(exec)) return fn(exec);
   return getDb().transaction(fn);
+}
+
+/**
+ * For advisory-lock-then-count transactions (quota, placement): correct only at READ COMMITTED, where each
+ * statement after the lock sees every transaction that held the lock before (REPEATABLE READ would count from
+ * a snapshot taken before the wait and let two callers both see the same room). A new transaction is opened
+ * at that level explicitly, whatever the server's default; an outer one at another level is refused.
+ */
+export async function withReadCommittedTx<T>(
+  exec: Executor | undefined,
+  fn: (tx: Tx) => Promise<T>,
+): Promise<T> {
+  if (exec && isTx(exec)) {
+    const r = await exec.execute<{ level: string }>(
+      sql`select current_setting('transaction_isolation') as level`,
+    );
+    const level = r.rows[0]?.level;
+    if (level !== "read committed") {
+      throw new Error(`This operation needs a READ COMMITTED transaction; the caller's is ${level}`);
+    }
+    return fn(exec);
+  }
+  return getDb().transaction(fn, { isolationLevel: "read committed" });
 }
 
 function isTx(exec: Executor): exec is Tx {

@@ -1,6 +1,6 @@
 import "server-only";
 import { and, eq, gte, lt, sql } from "drizzle-orm";
-import { type Ctx, nowOf } from "@/lib/core";
+import { type Ctx, checkpoint, nowOf } from "@/lib/core";
 import { type Tx, withTx } from "@/lib/db/client";
 import { meteringCursors, usageRecords } from "@/lib/db/schema";
 import { applyReservations } from "./coverage";
@@ -46,25 +46,21 @@ export async function meterUsage(
 
 /**
  * Events recorded after their organization was metered past their time (a transition written late) mark the
- * organization dirty from that hour, so the next pass re-meters it and appends corrections.
+ * organization dirty from that hour, so the next pass re-meters it and appends corrections. Every event is
+ * looked at once, by its metering_seen flag: an event whose transaction commits after this pass (whatever its
+ * id) is still unseen next time, so none is skipped. One pass at a time (the metering_state row lock).
  */
 async function markLateEvents(tx: Tx, now: Date): Promise<void> {
   await tx.execute(sql`insert into metering_state (id, last_event_id) values (1, 0) on conflict do nothing`);
-  const state = await tx.execute<{ last_event_id: string }>(
-    sql`select last_event_id from metering_state where id = 1 for update`,
-  );
-  const last = Number(state.rows[0]?.last_event_id ?? 0);
-  const max = await tx.execute<{ id: string | null }>(sql`select max(id) as id from instance_events`);
-  const maxId = Number(max.rows[0]?.id ?? 0);
-  if (maxId <= last) return;
+  await tx.execute(sql`select 1 from metering_state where id = 1 for update`);
   await tx.execute(sql`
+    with seen as (
+      update instance_events set metering_seen = true where not metering_seen returning org_id, at
+    )
     update metering_cursors c set dirty_from = least(c.dirty_from, date_trunc('hour', l.earliest)), updated_at = ${now}
-    from (
-      select org_id, min(at) as earliest from instance_events
-      where id > ${last} and id <= ${maxId} group by org_id
-    ) l
+    from (select org_id, min(at) as earliest from seen group by org_id) l
     where l.org_id = c.org_id and l.earliest < c.metered_until`);
-  await tx.execute(sql`update metering_state set last_event_id = ${maxId} where id = 1`);
+  await checkpoint("metering.late-events.marked");
 }
 
 async function candidateOrgs(tx: Tx, until: number, limit: number, only?: string[]): Promise<string[]> {
@@ -107,6 +103,7 @@ async function meterOrg(
   }
   let written = { rows: 0, corrections: 0 };
   if (from < until) written = await meterWindow(tx, orgId, from, until, now);
+  await checkpoint("metering.org.written");
   await tx
     .insert(meteringCursors)
     .values({ orgId, meteredUntil: new Date(until), dirtyFrom: null, updatedAt: now })

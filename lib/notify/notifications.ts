@@ -1,15 +1,16 @@
 import "server-only";
 /*
  * In-console notifications. Kinds (CostNotices messages render them): budget.actual, budget.forecast,
- * budget.stopped, autoshutdown.warning, autoshutdown.stopped.
+ * budget.stopped, autoshutdown.warning, autoshutdown.stopped. Read state is per person (notification_reads).
  */
-import { and, count, desc, eq, inArray, isNull, or } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNull, not, or, sql } from "drizzle-orm";
 import { requireOrgAccess } from "@/lib/access";
 import { type Ctx, nowOf } from "@/lib/core";
 import { type Executor, getDb } from "@/lib/db/client";
-import { notifications } from "@/lib/db/schema";
+import { notificationReads, notifications } from "@/lib/db/schema";
 
-export type Notification = typeof notifications.$inferSelect;
+/** A notification as one user sees it: readAt is when that user read it (null: unread for them). */
+export type Notification = typeof notifications.$inferSelect & { readAt: Date | null };
 export type NotificationSeverity = "info" | "warning" | "critical";
 
 export type NewNotification = {
@@ -48,9 +49,23 @@ export async function createNotification(exec: Executor, n: NewNotification): Pr
   return rows[0]?.id ?? null;
 }
 
+/** Read by this user: the one place that says what "read" means (per person, see notification_reads). */
+export function readBy(userId: string) {
+  return sql`exists (select 1 from ${notificationReads} r
+    where r.notification_id = ${notifications.id} and r.user_id = ${userId})`;
+}
+
+/** Notifications the user sees in the organization: theirs and the organization-wide ones. */
+export function visibleTo(orgId: string, userId: string) {
+  return and(
+    eq(notifications.orgId, orgId),
+    or(isNull(notifications.userId), eq(notifications.userId, userId)),
+  );
+}
+
 /**
  * The organization's notifications for the signed-in user (theirs and the organization-wide ones), newest
- * first, for the console banner and list. Any role may read.
+ * first, with when this user read each, for the console banner and list. Any role may read.
  */
 export async function listNotifications(
   ctx: Ctx,
@@ -58,37 +73,36 @@ export async function listNotifications(
   opts: { unreadOnly?: boolean; limit?: number } = {},
 ): Promise<Notification[]> {
   const { org, userId } = await requireOrgAccess(ctx, orgSlug, "viewer");
-  return (ctx.tx ?? getDb())
-    .select()
+  const rows = await (ctx.tx ?? getDb())
+    .select({ n: notifications, readAt: notificationReads.readAt })
     .from(notifications)
-    .where(
-      and(
-        eq(notifications.orgId, org.id),
-        or(isNull(notifications.userId), eq(notifications.userId, userId)),
-        opts.unreadOnly ? isNull(notifications.readAt) : undefined,
-      ),
+    .leftJoin(
+      notificationReads,
+      and(eq(notificationReads.notificationId, notifications.id), eq(notificationReads.userId, userId)),
     )
+    .where(and(visibleTo(org.id, userId), opts.unreadOnly ? isNull(notificationReads.readAt) : undefined))
     .orderBy(desc(notifications.createdAt), desc(notifications.id))
     .limit(Math.min(opts.limit ?? 50, 200));
+  return rows.map((r) => ({ ...r.n, readAt: r.readAt }));
 }
 
-/** Mark notifications read (ids of this organization visible to the user; others are ignored). */
+/** Mark notifications read for this user (ids of this organization visible to them; others are ignored). */
 export async function markNotificationsRead(ctx: Ctx, orgSlug: string, ids: string[]): Promise<number> {
   const { org, userId } = await requireOrgAccess(ctx, orgSlug, "viewer");
   const valid = ids.filter((id) => /^[0-9a-f-]{36}$/i.test(id));
   if (valid.length === 0) return 0;
-  const rows = await (ctx.tx ?? getDb())
-    .update(notifications)
-    .set({ readAt: nowOf(ctx) })
-    .where(
-      and(
-        eq(notifications.orgId, org.id),
-        inArray(notifications.id, valid),
-        or(isNull(notifications.userId), eq(notifications.userId, userId)),
-        isNull(notifications.readAt),
-      ),
-    )
-    .returning({ id: notifications.id });
+  const exec = ctx.tx ?? getDb();
+  const visible = await exec
+    .select({ id: notifications.id })
+    .from(notifications)
+    .where(and(visibleTo(org.id, userId), inArray(notifications.id, valid)));
+  if (visible.length === 0) return 0;
+  const now = nowOf(ctx);
+  const rows = await exec
+    .insert(notificationReads)
+    .values(visible.map((v) => ({ notificationId: v.id, userId, readAt: now })))
+    .onConflictDoNothing()
+    .returning({ id: notificationReads.notificationId });
   return rows.length;
 }
 
@@ -101,12 +115,6 @@ export async function countUnreadNotifications(ctx: Ctx, orgSlug: string): Promi
   const [row] = await (ctx.tx ?? getDb())
     .select({ n: count() })
     .from(notifications)
-    .where(
-      and(
-        eq(notifications.orgId, org.id),
-        or(isNull(notifications.userId), eq(notifications.userId, userId)),
-        isNull(notifications.readAt),
-      ),
-    );
+    .where(and(visibleTo(org.id, userId), not(readBy(userId))));
   return row?.n ?? 0;
 }

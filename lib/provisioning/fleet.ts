@@ -3,7 +3,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { requireOperator } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { type Ctx, NotFoundError, nowOf } from "@/lib/core";
-import { withTx } from "@/lib/db/client";
+import { withReadCommittedTx } from "@/lib/db/client";
 import { instances, nodes } from "@/lib/db/schema";
 import { applyTransitions } from "./lifecycle";
 import { getProvider } from "./providers";
@@ -14,7 +14,7 @@ type NodeStatus = "active" | "draining" | "down";
 
 async function setNodeStatus(ctx: Ctx, nodeId: string, status: NodeStatus, now: Date) {
   requireOperator(ctx);
-  return withTx(ctx.tx, async (tx) => {
+  return withReadCommittedTx(ctx.tx, async (tx) => {
     const [node] = await tx.select().from(nodes).where(eq(nodes.id, nodeId));
     if (!node) throw new NotFoundError("Node");
     // The scheduler must not place on a node in the middle of going down.

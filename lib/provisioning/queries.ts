@@ -1,6 +1,6 @@
 import "server-only";
 import { and, asc, count, desc, eq, type SQL } from "drizzle-orm";
-import { requireOrgAccess } from "@/lib/access";
+import { requireOrgAccess, roleAtLeast } from "@/lib/access";
 import { type Ctx, parseInput } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { instanceEvents, instances, nodes, projects } from "@/lib/db/schema";
@@ -16,11 +16,16 @@ export type InstanceDetail = {
   events: InstanceEvent[];
 };
 
-/** One instance with its events; another organization's instance is NotFound. Viewers may read. */
+/**
+ * One instance with its events; another organization's instance is NotFound. Viewers may read, but never its
+ * connection details: the notebook URL carries its token, and the endpoint and ssh line let the holder run
+ * code on the organization's GPUs, which is a member's right (decided here so no page or route can leak it).
+ */
 export async function getInstance(ctx: Ctx, orgSlug: string, instanceId: string): Promise<InstanceDetail> {
-  const { org } = await requireOrgAccess(ctx, orgSlug, "viewer");
+  const { org, role } = await requireOrgAccess(ctx, orgSlug, "viewer");
   const exec = ctx.tx ?? getDb();
-  const instance = await loadOrgInstance(exec, org.id, instanceId);
+  const loaded = await loadOrgInstance(exec, org.id, instanceId);
+  const instance = roleAtLeast(role, "member") ? loaded : { ...loaded, connection: null };
   const [project] = await exec
     .select({ id: projects.id, slug: projects.slug, name: projects.name })
     .from(projects)

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { type Ctx, nowOf } from "@/lib/core";
-import { getDb, type Tx, withTx } from "@/lib/db/client";
+import { getDb, type Tx, withReadCommittedTx } from "@/lib/db/client";
 import { instances } from "@/lib/db/schema";
 import { loadRegionHolders, loadRegionNodes } from "./fleet-state";
 import { applyTransitions, type Transition } from "./lifecycle";
@@ -49,7 +49,7 @@ export async function placeQueuedInstances(
   ).filter((r) => !external.has(r));
   const result: SchedulerResult = { regions, placed: 0, preempted: 0, reclaimed: 0, reservations: [] };
   for (const region of regions) {
-    const d = await withTx(ctx.tx, (tx) =>
+    const d = await withReadCommittedTx(ctx.tx, (tx) =>
       placeRegion(tx, { ...ctx, tx, now: () => now }, region, now, opts.spotNoticeMs ?? SPOT_NOTICE_MS),
     );
     result.placed += d.placements.length;

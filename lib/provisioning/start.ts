@@ -3,7 +3,7 @@ import { requireOrgAccess } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { assertBudgetAllowsLaunch } from "@/lib/budgets";
 import { type Ctx, InvalidStateError, nowOf } from "@/lib/core";
-import { withTx } from "@/lib/db/client";
+import { withReadCommittedTx } from "@/lib/db/client";
 import { assertNotSuspended, assertQuotaAdmits, lockQuota } from "@/lib/quotas";
 import { applyTransition } from "./lifecycle";
 import { loadOrgInstance } from "./load";
@@ -15,7 +15,7 @@ import type { Instance } from "./types";
  * anew because a stopped instance does not hold quota.
  */
 export async function start(ctx: Ctx, orgSlug: string, instanceId: string): Promise<Instance> {
-  return withTx(ctx.tx, async (tx) => {
+  return withReadCommittedTx(ctx.tx, async (tx) => {
     const c: Ctx = { ...ctx, tx };
     const now = nowOf(ctx);
     const { org } = await requireOrgAccess(c, orgSlug, "member");

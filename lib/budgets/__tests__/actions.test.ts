@@ -4,7 +4,7 @@ import { lastEvent, mailsTo, noticesOf, stateOf } from "@/lib/autoshutdown/__tes
 import { createBudget, evaluateBudgets, updateBudget } from "@/lib/budgets";
 import { QuotaExceededError, systemCtx } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
-import { instances, projects } from "@/lib/db/schema";
+import { instances, memberships, projects } from "@/lib/db/schema";
 import { meterUsage } from "@/lib/metering";
 import {
   type BillingCatalog,
@@ -156,5 +156,55 @@ describe("budget actions at 100 %", () => {
       stopped: 0,
     });
     expect(await stateOf(inst.id)).toBe("running");
+  });
+
+  // Issue 12 item 11: the 100 % crossing of the old amount must not start the grace of the raised budget.
+  it("counts the grace of a budget raised mid-month from the new crossing, not the old one", async () => {
+    const { org, inst, clock } = await spending();
+    const b = await createBudget(org.ctx, org.slug, {
+      name: "Raised later",
+      amountUsd: 10,
+      actionAt100: "stop_instances",
+      graceMinutes: 30,
+    });
+    const run = async (at: string) => {
+      clock.set(at);
+      await meterUsage(worker, { now: clock.now(), orgIds: [org.org.id] });
+      return evaluateBudgets(worker, { now: clock.now(), orgIds: [org.org.id], stop: policyStop });
+    };
+    expect(await run("2030-05-01T05:00:00Z")).toMatchObject({ stopped: 0 });
+    await updateBudget(org.ctx, org.slug, b.id, {
+      name: "Raised later",
+      amountUsd: 20,
+      actionAt100: "stop_instances",
+      graceMinutes: 30,
+    });
+    expect(await run("2030-05-01T07:00:00Z")).toMatchObject({ stopped: 0 });
+    // $20 is reached at 08:00: that is the crossing the grace counts from.
+    expect(await run("2030-05-01T08:00:00Z")).toMatchObject({ stopped: 0 });
+    const warning = (await mailsTo(org.org.id)).filter((m) => m.subject.includes("' at 100%")).at(-1);
+    expect(warning?.subject).toBe("Budget 'Raised later' at 100% — $20.00 of $20.00");
+    expect(warning?.textBody).toContain("will be stopped at May 1, 2030, 8:30 AM (UTC)");
+    expect(await run("2030-05-01T08:29:00Z")).toMatchObject({ stopped: 0 });
+    expect(await stateOf(inst.id)).toBe("running");
+    expect(await run("2030-05-01T08:30:00Z")).toMatchObject({ stopped: 1 });
+  });
+
+  // Issue 12 item 11: an alert whose chosen recipients have all left went to nobody.
+  it("sends to the admins and owners, and says so, when every chosen recipient has left", async () => {
+    const { org, clock } = await spending();
+    const leaver = await org.as("admin");
+    const leaverId = leaver.actor.kind === "user" ? leaver.actor.userId : "";
+    await createBudget(org.ctx, org.slug, { name: "Orphaned", amountUsd: 10, recipientUserIds: [leaverId] });
+    await getDb().delete(memberships).where(eq(memberships.userId, leaverId));
+    await evaluateBudgets(worker, { now: clock.now(), orgIds: [org.org.id], stop: policyStop });
+    const mails = await mailsTo(org.org.id);
+    expect(mails.length).toBeGreaterThan(0);
+    expect(new Set(mails.map((m) => m.toAddress))).toEqual(new Set([org.user.email.toLowerCase()]));
+    expect(mails[0]?.textBody).toContain(
+      "None of the people chosen to receive this budget's alerts is still in the organization",
+    );
+    const notice = (await noticesOf(org.org.id)).find((n) => n.kind === "budget.actual");
+    expect(notice?.body).toContain("sent to the organization's admins and owners");
   });
 });

@@ -39,13 +39,40 @@ describe("countUnreadNotifications", () => {
 
     const wide = visible.find((n) => n.userId === null);
     const mine = visible.find((n) => n.userId === member.actor.userId);
-    // An organization-wide notice has one read mark (the library's rule): read by one, read for all.
+    // Issue 12 item 13: read state is per person; an organization-wide notice read by one stays unread for others.
     await markNotificationsRead(member, org.slug, [wide?.id ?? ""]);
     expect(await countUnreadNotifications(member, org.slug)).toBe(2);
-    expect(await countUnreadNotifications(org.ctx, org.slug)).toBe(2);
+    expect(await countUnreadNotifications(org.ctx, org.slug)).toBe(3);
     await markNotificationsRead(member, org.slug, [mine?.id ?? ""]);
     expect(await countUnreadNotifications(member, org.slug)).toBe(1);
-    expect(await countUnreadNotifications(org.ctx, org.slug)).toBe(2);
+    expect(await countUnreadNotifications(org.ctx, org.slug)).toBe(3);
+    expect((await listNotifications(member, org.slug)).find((n) => n.id === wide?.id)?.readAt).toEqual(at);
+    expect((await listNotifications(org.ctx, org.slug)).find((n) => n.id === wide?.id)?.readAt).toBeNull();
+  });
+
+  it("a viewer's mark-all-read leaves the admins' budget banner unread (issue 12 item 13)", async () => {
+    const org = await newBillingOrg(testClock(at), "unread-v");
+    const viewer = await org.as("viewer");
+    const admin = await org.as("admin");
+    await createNotification(getDb(), { ...notice(org.org.id, null, "exceeded"), severity: "critical" });
+    const all = await listNotifications(viewer, org.slug, { unreadOnly: true });
+    expect(
+      await markNotificationsRead(
+        viewer,
+        org.slug,
+        all.map((n) => n.id),
+      ),
+    ).toBe(1);
+    expect(
+      await markNotificationsRead(
+        viewer,
+        org.slug,
+        all.map((n) => n.id),
+      ),
+    ).toBe(0);
+    expect(await countUnreadNotifications(viewer, org.slug)).toBe(0);
+    expect(await countUnreadNotifications(admin, org.slug)).toBe(1);
+    expect(await listNotifications(admin, org.slug, { unreadOnly: true })).toHaveLength(1);
   });
 
   it("refuses another organization's member with NotFound", async () => {

@@ -8,6 +8,7 @@ import {
   numeric,
   pgEnum,
   pgTable,
+  primaryKey,
   smallint,
   text,
   timestamp,
@@ -144,7 +145,11 @@ export const budgets = pgTable(
   ],
 );
 
-/** One row per threshold crossed per budget per month: the unique key is what makes alerts exactly-once. */
+/**
+ * One row per threshold crossed per budget per month at the budget's amount then: the unique key is what
+ * makes alerts exactly-once. The amount is part of it so a budget raised mid-month is crossed afresh (and a
+ * stop_instances grace period counts from that new crossing, not from the crossing of the old amount).
+ */
 export const budgetAlerts = pgTable(
   "budget_alerts",
   {
@@ -165,7 +170,7 @@ export const budgetAlerts = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
   },
   (t) => [
-    uniqueIndex("budget_alerts_once_key").on(t.budgetId, t.period, t.kind, t.pct),
+    uniqueIndex("budget_alerts_once_key").on(t.budgetId, t.period, t.kind, t.pct, t.budgetUsd),
     index("budget_alerts_org_idx").on(t.orgId, t.createdAt),
   ],
 );
@@ -192,12 +197,29 @@ export const notifications = pgTable(
     link: text("link"),
     dedupeKey: text("dedupe_key"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
-    readAt: timestamp("read_at", { withTimezone: true }),
   },
   (t) => [
     uniqueIndex("notifications_dedupe_key").on(t.dedupeKey),
     index("notifications_org_idx").on(t.orgId, t.createdAt),
   ],
+);
+
+/**
+ * Who has read which notification: read state is per person (an organization-wide notice read by one
+ * member stays unread, banner included, for everyone else).
+ */
+export const notificationReads = pgTable(
+  "notification_reads",
+  {
+    notificationId: uuid("notification_id")
+      .notNull()
+      .references(() => notifications.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    readAt: timestamp("read_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.notificationId, t.userId] })],
 );
 
 /**

@@ -156,5 +156,13 @@ export const gpuAllocations = pgTable(
     index("gpu_allocations_org_idx").on(t.orgId),
     index("gpu_allocations_instance_idx").on(t.instanceId),
     index("gpu_allocations_active_gpu_idx").on(t.nodeGpuId).where(sql`released_at is null`),
+    // The database refuses a double booking itself: one live whole-GPU allocation per GPU, one live row per
+    // instance × GPU; the MIG slice sum (<= 7 per GPU) is a trigger in the migrations (no index can sum).
+    uniqueIndex("gpu_allocations_live_whole_gpu_key")
+      .on(t.nodeGpuId)
+      .where(sql`released_at is null and slices = 7`),
+    uniqueIndex("gpu_allocations_live_instance_gpu_key")
+      .on(t.instanceId, t.nodeGpuId)
+      .where(sql`released_at is null`),
   ],
 );

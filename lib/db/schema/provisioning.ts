@@ -167,10 +167,17 @@ export const instanceEvents = pgTable(
     /** "user" | "system" | "api" | "scheduler" | "provider" | "policy" */
     actorKind: text("actor_kind").notNull(),
     at: timestamp("at", { withTimezone: true }).notNull(),
+    /**
+     * Set by the metering pass once it has looked at the event (late events mark their organization dirty).
+     * A flag, not an id watermark: ids are taken at insert, so a transaction can commit a lower id after a
+     * higher one, and a "highest id seen" cursor would skip it forever.
+     */
+    meteringSeen: boolean("metering_seen").notNull().default(false),
   },
   (t) => [
     index("instance_events_instance_idx").on(t.instanceId, t.at),
     index("instance_events_org_idx").on(t.orgId),
+    index("instance_events_unseen_idx").on(t.id).where(sql`not metering_seen`),
   ],
 );
 

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { systemCtx } from "@/lib/core";
+import { getPool } from "@/lib/db/client";
 import { meterUsage } from "@/lib/metering";
 import {
   addEvents,
@@ -194,5 +195,41 @@ describe("metering a scripted month", () => {
     const rows = await ledgerOf(org.org.id);
     expect(rows).toHaveLength(24);
     expect(sumAmount(rows)).toBeCloseTo(24 * 2.5, 6);
+  });
+});
+
+describe("late events committed out of id order", () => {
+  // Issue 12 item 12: ids are taken at insert, not commit. A transaction holding an older id that commits
+  // after a newer event was seen must still mark the organization for re-metering.
+  it("re-meters an event whose older id commits after a newer one was seen", async () => {
+    const org = await newBillingOrg(testClock("2030-06-01T10:05:00Z"));
+    const e = await scriptedInstance(org, cat, [
+      ...start("2030-06-01", "07:55:00"),
+      ["2030-06-01T08:00:00Z", "running"],
+    ]);
+    await meter(org.org.id, "2030-06-01T10:05:00Z");
+    expect(await ledgerOf(org.org.id)).toHaveLength(2);
+
+    const slow = await getPool().connect();
+    try {
+      await slow.query("begin");
+      // Takes its id now; commits only after the pass below has seen a higher id.
+      await slow.query(
+        `insert into instance_events (org_id, instance_id, from_state, to_state, reason, actor_kind, at)
+         values ($1, $2, 'running', 'stopping', 'late', 'system', '2030-06-01T09:30:00Z'),
+                ($1, $2, 'stopping', 'stopped', 'late', 'system', '2030-06-01T09:31:00Z')`,
+        [org.org.id, e.id],
+      );
+      const other = await scriptedInstance(org, cat, [["2030-06-01T10:04:00Z", "requested"]]);
+      expect(other.id).not.toBe(e.id);
+      await meter(org.org.id, "2030-06-01T10:06:00Z");
+      await slow.query("update instances set state = 'stopped' where id = $1", [e.id]);
+      await slow.query("commit");
+    } finally {
+      slow.release();
+    }
+    const after = await meter(org.org.id, "2030-06-01T10:07:00Z");
+    expect(after.corrections).toBe(2);
+    expect(sumAmount(await ledgerOf(org.org.id))).toBeCloseTo(2.5 + (2.5 * 31) / 60 + (0.01 * 29) / 60, 5);
   });
 });

@@ -120,6 +120,21 @@ describe("stop, start, terminate, cancel", () => {
   });
 });
 
+describe("connection details", () => {
+  // Issue 12 item 3: a viewer must not get the notebook URL with its token, the endpoint or the ssh line.
+  it("are for members and up, never for viewers", async () => {
+    const { o, running } = await world();
+    const id = await running();
+    expect((await getInstance(o.ctx, o.slug, id)).instance.connection?.url).toMatch(/^https:/);
+    const member = await o.as("member");
+    expect((await getInstance(member, o.slug, id)).instance.connection).not.toBeNull();
+    const viewer = await o.as("viewer");
+    const seen = await getInstance(viewer, o.slug, id);
+    expect(seen.instance.state).toBe("running");
+    expect(seen.instance.connection).toBeNull();
+  });
+});
+
 describe("getInstance and listInstances", () => {
   it("returns the status timeline from the events", async () => {
     const { o, running } = await world();

@@ -1,0 +1,94 @@
+import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db/client";
+import { launch } from "@/lib/provisioning";
+import { newFleet, newOrg, notebookSpec } from "./fixtures";
+
+/** The database's own answer to an insert: "ok" or the SQLSTATE it refused with. */
+async function attempt(q: ReturnType<typeof sql>): Promise<string> {
+  try {
+    await getDb().execute(q);
+    return "ok";
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string } }).cause;
+    return cause?.code ?? (err as { code?: string }).code ?? String(err);
+  }
+}
+
+const alloc = (o: {
+  orgId: string;
+  nodeId: string;
+  gpuId: string;
+  slices: number;
+  mig?: string | null;
+}) => sql`
+  insert into gpu_allocations (org_id, instance_id, node_id, node_gpu_id, slices, mig_profile)
+  values (${o.orgId}, ${randomUUID()}, ${o.nodeId}, ${o.gpuId}, ${o.slices}, ${o.mig ?? null})`;
+
+// Issue 12 item 10: before, nothing but the placement lock stood between two allocations of one GPU.
+describe("the database refuses a double booking", () => {
+  it("refuses a second live whole-GPU allocation of one GPU, and a whole GPU over MIG slices", async () => {
+    const fleet = await newFleet([{ gpus: 2, mig: [1] }]);
+    const o = await newOrg("dbl");
+    const node = fleet.nodes[0];
+    if (!node) throw new Error("no node");
+    const [whole, mig] = node.gpuIds as [string, string];
+    const base = { orgId: o.org.id, nodeId: node.id };
+    expect(await attempt(alloc({ ...base, gpuId: whole, slices: 7 }))).toBe("ok");
+    expect(await attempt(alloc({ ...base, gpuId: whole, slices: 7 }))).toMatch(/^(23505|23P01)$/);
+    // MIG slices share a GPU up to its 7 slices, and not one more.
+    expect(await attempt(alloc({ ...base, gpuId: mig, slices: 4, mig: "4g.40gb" }))).toBe("ok");
+    expect(await attempt(alloc({ ...base, gpuId: mig, slices: 3, mig: "3g.40gb" }))).toBe("ok");
+    expect(await attempt(alloc({ ...base, gpuId: mig, slices: 1, mig: "1g.10gb" }))).toBe("23P01");
+    expect(await attempt(alloc({ ...base, gpuId: mig, slices: 7 }))).toMatch(/^(23505|23P01)$/);
+    // A released allocation frees its GPU.
+    await getDb().execute(sql`update gpu_allocations set released_at = now() where node_gpu_id = ${whole}`);
+    expect(await attempt(alloc({ ...base, gpuId: whole, slices: 7 }))).toBe("ok");
+  });
+
+  it("refuses two allocations inserted in one statement that together overfill a GPU", async () => {
+    const fleet = await newFleet([{ gpus: 1 }]);
+    const o = await newOrg("dbl2");
+    const node = fleet.nodes[0];
+    const gpu = node?.gpuIds[0];
+    if (!node || !gpu) throw new Error("no gpu");
+    const r = await attempt(sql`
+      insert into gpu_allocations (org_id, instance_id, node_id, node_gpu_id, slices)
+      values (${o.org.id}, ${randomUUID()}, ${node.id}, ${gpu}, 7), (${o.org.id}, ${randomUUID()}, ${node.id}, ${gpu}, 7)`);
+    expect(r).toMatch(/^(23505|23P01)$/);
+  });
+});
+
+describe("isolation of the lock-then-count transactions", () => {
+  it("refuses to count quota inside a REPEATABLE READ transaction", async () => {
+    const fleet = await newFleet([{ gpus: 1 }]);
+    const o = await newOrg("iso");
+    const err = await getDb()
+      .transaction(
+        async (tx) => {
+          await launch({ ...o.ctx, tx }, o.slug, notebookSpec(fleet.region));
+        },
+        { isolationLevel: "repeatable read" },
+      )
+      .catch((e: unknown) => e);
+    expect(String(err)).toMatch(/READ COMMITTED/);
+  });
+});
+
+// Issue 12 item 15: the audit log was append-only by convention only.
+describe("the audit log is append-only in the database", () => {
+  it("refuses UPDATE, DELETE and TRUNCATE", async () => {
+    const o = await newOrg("audit");
+    await getDb().execute(
+      sql`insert into audit_log (org_id, actor_kind, action) values (${o.org.id}, 'system', 'test.row')`,
+    );
+    expect(await attempt(sql`update audit_log set action = 'x' where org_id = ${o.org.id}`)).toBe("42501");
+    expect(await attempt(sql`delete from audit_log where org_id = ${o.org.id}`)).toBe("42501");
+    expect(await attempt(sql`truncate audit_log`)).toBe("42501");
+    const rows = await getDb().execute<{ n: number }>(
+      sql`select count(*)::int as n from audit_log where org_id = ${o.org.id} and action = 'test.row'`,
+    );
+    expect(rows.rows[0]?.n).toBe(1);
+  });
+});
