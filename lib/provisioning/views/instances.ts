@@ -118,7 +118,8 @@ export async function loadInstanceDetail(
     nodeName: detail.nodeName,
     diskGib: inst.diskGib,
     exposedPort: inst.exposedPort,
-    connection: inst.state === "running" ? inst.connection : null,
+    // Members and up only (getInstance already withholds it from viewers; the view says so again).
+    connection: inst.state === "running" && roleAtLeast(role, "member") ? inst.connection : null,
     startedAt: inst.startedAt?.toISOString() ?? null,
     events: detail.events.map((e) => ({
       id: e.id,
