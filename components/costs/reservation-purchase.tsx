@@ -1,7 +1,7 @@
 "use client";
 
 import { useFormatter, useTranslations } from "next-intl";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { Modal } from "@/components/settings/modal";
 import { type FormAction, useActionForm } from "@/components/settings/use-action-form";
 import { Button } from "@/components/ui/button";
@@ -45,6 +45,8 @@ export function ReservationPurchase({ gpuModels, regions, quoteAction, purchaseA
   const [stale, setStale] = useState(false);
   const dialogRef = useRef<HTMLDialogElement>(null);
   const q = quote.state?.ok && !stale ? quote.state.data : undefined;
+  // A new key per quote: resubmitting this purchase (double click, retry after a timeout) buys it once.
+  const purchaseKey = useMemo(() => (q ? crypto.randomUUID() : ""), [q]);
   const modelName = (id: string) => gpuModels.find((m) => m.id === id)?.name ?? id;
 
   useEffect(() => {
@@ -166,6 +168,7 @@ export function ReservationPurchase({ gpuModels, regions, quoteAction, purchaseA
               <input type="hidden" name="regionCode" value={q.regionCode} />
               <input type="hidden" name="gpuCount" value={q.gpuCount} />
               <input type="hidden" name="term" value={q.term} />
+              <input type="hidden" name="idempotencyKey" value={purchaseKey} />
             </>
           ) : null}
           <FormMessage message={buy.error} />

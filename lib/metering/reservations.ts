@@ -1,9 +1,9 @@
 import "server-only";
-import { eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { requireOrgAccess } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { priceAt } from "@/lib/catalog";
-import { type Ctx, nowOf, parseInput, ValidationError } from "@/lib/core";
+import { ConflictError, type Ctx, nowOf, parseInput, ValidationError } from "@/lib/core";
 import { type Executor, getDb, withTx } from "@/lib/db/client";
 import { gpuModels, regions, reservations } from "@/lib/db/schema";
 import { reservationRate, unitInstanceType } from "./reservation-rate";
@@ -57,7 +57,10 @@ async function quote(
   const endsAt = termEnd(startsAt, input.term);
   const hours = (endsAt.getTime() - startsAt.getTime()) / 3_600_000;
   return {
-    ...input,
+    gpuModelId: input.gpuModelId,
+    regionCode: input.regionCode,
+    gpuCount: input.gpuCount,
+    term: input.term,
     startsAt,
     endsAt,
     hours,
@@ -92,6 +95,31 @@ export async function purchaseReservation(ctx: Ctx, orgSlug: string, raw: Reserv
     const c: Ctx = { ...ctx, tx };
     const { org, userId } = await requireOrgAccess(c, orgSlug, "admin");
     const input = parseInput(reservationSchema, raw);
+    const key = input.idempotencyKey ?? null;
+    if (key) {
+      // Two retries at once: the second waits here, then finds the first one's row.
+      await tx.execute(
+        sql`select pg_advisory_xact_lock(hashtext('forja:reservation-key'), hashtext(${`${org.id}/${key}`}))`,
+      );
+      const [prior] = await tx
+        .select()
+        .from(reservations)
+        .where(and(eq(reservations.orgId, org.id), eq(reservations.idempotencyKey, key)));
+      if (prior) {
+        const same =
+          prior.gpuModelId === input.gpuModelId &&
+          prior.regionCode === input.regionCode &&
+          prior.gpuCount === input.gpuCount &&
+          prior.term === input.term;
+        if (!same) {
+          throw new ConflictError(
+            "This idempotency key was already used for a different reservation; use a new key for a new purchase",
+            { reservationId: prior.id },
+          );
+        }
+        return { reservation: prior, quote: await quote(tx, org, input, prior.startsAt), replayed: true };
+      }
+    }
     const q = await quote(tx, org, input, nowOf(ctx));
     const [row] = await tx
       .insert(reservations)
@@ -105,6 +133,7 @@ export async function purchaseReservation(ctx: Ctx, orgSlug: string, raw: Reserv
         endsAt: q.endsAt,
         createdBy: userId,
         createdAt: nowOf(ctx),
+        idempotencyKey: key,
       })
       .returning();
     if (!row) throw new Error("reservation insert returned nothing");
@@ -123,6 +152,6 @@ export async function purchaseReservation(ctx: Ctx, orgSlug: string, raw: Reserv
       },
       at: nowOf(ctx),
     });
-    return { reservation: row, quote: q };
+    return { reservation: row, quote: q, replayed: false };
   });
 }

@@ -60,5 +60,7 @@ export const reservationSchema = z.object({
     .min(1, "At least 1 GPU")
     .max(512, "At most 512 GPUs"),
   term: z.enum(RESERVATION_TERMS, { error: "Choose a 1-month or 1-year term" }),
+  /** Same key again → the reservation it bought, not a second commitment (a retried request is safe). */
+  idempotencyKey: z.string().trim().min(1).max(200, "At most 200 characters").nullish(),
 });
 export type ReservationInput = z.input<typeof reservationSchema>;

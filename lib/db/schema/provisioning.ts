@@ -202,8 +202,13 @@ export const reservations = pgTable(
     endsAt: timestamp("ends_at", { withTimezone: true }).notNull(),
     createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** The buyer's Idempotency-Key: a retried purchase finds this row instead of buying a second term. */
+    idempotencyKey: text("idempotency_key"),
   },
-  (t) => [index("reservations_org_idx").on(t.orgId)],
+  (t) => [
+    index("reservations_org_idx").on(t.orgId),
+    uniqueIndex("reservations_org_idempotency_key").on(t.orgId, t.idempotencyKey),
+  ],
 );
 
 /**

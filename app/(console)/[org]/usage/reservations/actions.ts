@@ -13,6 +13,8 @@ const fields = (fd: FormData): ReservationInput => ({
   regionCode: text(fd, "regionCode"),
   gpuCount: text(fd, "gpuCount"),
   term: text(fd, "term") as ReservationInput["term"],
+  // One key per quote shown (the purchase form's hidden field): a double submit or retry buys once.
+  idempotencyKey: text(fd, "idempotencyKey") || null,
 });
 
 /** The price of the reservation as filled in, before anything is bought (any member may ask). */

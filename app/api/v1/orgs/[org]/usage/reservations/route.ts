@@ -1,4 +1,4 @@
-import { readJsonBody } from "@/lib/api/body";
+import { readJsonBody, withIdempotencyKey } from "@/lib/api/body";
 import { apiHandler, apiJson } from "@/lib/api/handler";
 import { nowOf } from "@/lib/core";
 import { purchaseReservation, type ReservationInput, savings } from "@/lib/metering";
@@ -15,10 +15,20 @@ export const GET = apiHandler<{ org: string }>(async ({ ctx, params }) => {
   return apiJson({ reservations });
 });
 
-/** POST {gpuModelId, regionCode, gpuCount, term}: buy a reservation (admins and owners). 201 with its quote. */
+/**
+ * POST {gpuModelId, regionCode, gpuCount, term}: buy a reservation (admins and owners). 201 with its quote. An
+ * `Idempotency-Key` header makes a retry safe: the same key again answers 200 with the reservation it bought
+ * (Idempotent-Replayed: true) instead of committing to a second term.
+ */
 export const POST = apiHandler<{ org: string }>(async ({ req, ctx, params }) => {
   // The library's schema checks the shape (422); readJsonBody refuses unreadable JSON (400) and size (413).
-  const body = (await readJsonBody(req)) as ReservationInput;
-  const { reservation, quote } = await purchaseReservation(ctx, params.org, body);
-  return apiJson({ reservation, quote }, { status: 201 });
+  const body = withIdempotencyKey(
+    await readJsonBody(req),
+    req.headers.get("idempotency-key"),
+  ) as ReservationInput;
+  const { reservation, quote, replayed } = await purchaseReservation(ctx, params.org, body);
+  return apiJson(
+    { reservation, quote },
+    { status: replayed ? 200 : 201, headers: replayed ? { "idempotent-replayed": "true" } : {} },
+  );
 });
