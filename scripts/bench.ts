@@ -20,6 +20,7 @@ async function loadBenchmarks(): Promise<Benchmark[]> {
     (await import("./bench/provisioning-launch")).provisioningLaunch,
     (await import("./bench/provisioning-scheduler")).provisioningScheduler,
     (await import("./bench/telemetry-chart")).telemetryChart,
+    (await import("./bench/slurm")).slurmBench,
   ];
 }
 
@@ -72,7 +73,11 @@ async function main() {
       const env = await b.setup();
       for (const line of env.notes ?? []) console.log(`   ${line}`);
       const results = [];
-      for (const v of env.variants) results.push(await measure(v, runs, Math.min(5, runs)));
+      try {
+        for (const v of env.variants) results.push(await measure(v, runs, Math.min(5, runs)));
+      } finally {
+        await env.teardown?.();
+      }
       for (const r of results)
         console.log(
           `   ${r.name.padEnd(48)} p50 ${fmt(r.p50).padStart(10)}   p95 ${fmt(r.p95).padStart(10)}`,

@@ -10,5 +10,7 @@ export type Benchmark = {
     /** Name of the variant every other one is divided by in the ratio lines. */
     baseline?: string;
     notes?: string[];
+    /** Stops what setup started outside the database (e.g. a Slurm cluster). */
+    teardown?: () => Promise<void>;
   }>;
 };
