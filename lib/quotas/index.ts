@@ -57,3 +57,9 @@ export {
 } from "./schemas";
 export { HELD_STATES, loadRegionQuotaState } from "./state";
 export { gpusOfSlices, SLICES_PER_GPU, slicesOfGpus } from "./units";
+export {
+  type QuotaRequestView,
+  quotaRequestListSchema,
+  quotaRequestView,
+  quotaRequestViewSchema,
+} from "./views";

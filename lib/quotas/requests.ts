@@ -18,9 +18,10 @@ export type QuotaRequest = typeof quotaRequests.$inferSelect;
  * than the current nominal. Audited; operators see it in their queue.
  */
 export async function createQuotaRequest(ctx: Ctx, orgSlug: string, raw: unknown): Promise<QuotaRequest> {
-  const input = parseInput(quotaRequestSchema, raw);
   return withTx(ctx.tx, async (tx) => {
+    // Authorize before validating: a viewer's or a stranger's bad body is a 403/404, not a field list.
     const { org, userId } = await requireOrgAccess({ ...ctx, tx }, orgSlug, "member");
+    const input = parseInput(quotaRequestSchema, raw);
     const now = nowOf(ctx);
     if (input.until && input.until <= now)
       throw ValidationError.field("until", QUOTA_FIELD_MESSAGES.untilInPast);

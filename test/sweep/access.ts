@@ -20,6 +20,8 @@ export const API_ACCESS: Record<string, Level> = {
   "GET /api/v1/me": "signed-in",
   "GET /api/v1/orgs/[org]/catalog/offerings": "viewer",
   "GET /api/v1/orgs/[org]/projects": "viewer",
+  "GET /api/v1/orgs/[org]/quota-requests": "viewer",
+  "POST /api/v1/orgs/[org]/quota-requests": "member",
   "GET /api/v1/orgs/[org]/instances": "viewer",
   "POST /api/v1/orgs/[org]/instances": "member",
   "GET /api/v1/orgs/[org]/instances/launch-preview": "viewer",

@@ -9,6 +9,7 @@ import {
 import { catalogFiltersSchema } from "@/lib/catalog";
 import { costRangeSchema, reservationSchema } from "@/lib/metering";
 import { launchPreviewQuerySchema, launchSpecSchema, listInstancesSchema } from "@/lib/provisioning";
+import { quotaRequestListSchema, quotaRequestSchema, quotaRequestViewSchema } from "@/lib/quotas";
 import { instanceLogsQuerySchema, utilizationQuerySchema } from "@/lib/telemetry";
 import {
   instanceDetailSchema,
@@ -89,6 +90,23 @@ const paths: ZodOpenApiPathsObject = {
         "Instance types × regions with live availability and prices. List filters take repeated or comma-separated values. A bad value is a 422 naming the parameter.",
       requestParams: { path: orgPath, query: catalogFiltersSchema },
       responses: responses({ "200": json("A page of offerings", offeringPageSchema) }, [422]),
+    },
+  },
+  "/orgs/{org}/quota-requests": {
+    get: {
+      tags: ["Quotas"],
+      summary: "List quota requests",
+      requestParams: { path: orgPath },
+      responses: responses({ "200": json("Newest first", quotaRequestListSchema) }),
+    },
+    post: {
+      tags: ["Quotas"],
+      summary: "Ask for more quota",
+      description:
+        "The nominal GPUs wanted in total for a GPU model × region, until when (empty = permanent) and why. An operator approves, partly approves or denies; the requester is emailed.",
+      requestParams: { path: orgPath },
+      requestBody: { required: true, content: { "application/json": { schema: quotaRequestSchema } } },
+      responses: responses({ "201": json("Requested (open)", quotaRequestViewSchema) }, [400, 403, 413, 422]),
     },
   },
   "/orgs/{org}/projects": {

@@ -1,0 +1,43 @@
+import { z } from "zod";
+import "zod-openapi";
+import type { QuotaRequest } from "./requests";
+
+/** A quota request as the API answers it (the same view the console's Quotas page lists). */
+export const quotaRequestViewSchema = z
+  .object({
+    id: z.uuid(),
+    gpuModelId: z.string(),
+    regionCode: z.string(),
+    requestedGpus: z.int().meta({ description: "Nominal GPUs asked for in total" }),
+    until: z
+      .string()
+      .nullable()
+      .meta({ description: "End of a temporary raise (ISO time); null = permanent" }),
+    reason: z.string(),
+    status: z.enum(["open", "approved", "partial", "denied"]),
+    grantedGpus: z.int().nullable(),
+    decisionMessage: z.string().nullable(),
+    decidedAt: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .meta({ id: "QuotaRequest" });
+export type QuotaRequestView = z.infer<typeof quotaRequestViewSchema>;
+export const quotaRequestListSchema = z
+  .object({ items: z.array(quotaRequestViewSchema) })
+  .meta({ id: "QuotaRequestList" });
+
+export function quotaRequestView(r: QuotaRequest): QuotaRequestView {
+  return {
+    id: r.id,
+    gpuModelId: r.gpuModelId,
+    regionCode: r.regionCode,
+    requestedGpus: r.requestedGpus,
+    until: r.until?.toISOString() ?? null,
+    reason: r.reason,
+    status: r.status,
+    grantedGpus: r.grantedGpus,
+    decisionMessage: r.decisionMessage,
+    decidedAt: r.decidedAt?.toISOString() ?? null,
+    createdAt: r.createdAt.toISOString(),
+  };
+}
