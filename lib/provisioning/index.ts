@@ -12,6 +12,7 @@ export { currentPrice, type PricingModelDb } from "./offerings";
 export { policyStop } from "./policy-stop";
 export { preemptInstance } from "./preempt";
 export {
+  attachConfiguredEngines,
   clusterPlacedRegions,
   createFixedProvider,
   getProvider,
@@ -21,6 +22,7 @@ export {
   type ProviderInstance,
   setProvider,
   setRegionProvider,
+  syncConfiguredEngines,
 } from "./providers";
 // The simulator's seeded randomness, reused by lib/telemetry's demo history so both draw the same way.
 export { hashString, mulberry32 } from "./providers/simulated/prng";

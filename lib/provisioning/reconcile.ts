@@ -6,7 +6,7 @@ import { instances } from "@/lib/db/schema";
 import { followEngineRegion } from "./engine-sync";
 import { applyTransitions, type Transition } from "./lifecycle";
 import { providerInstanceMapper } from "./provider-instance";
-import { clusterPlacedRegions, engineRegions, getProvider } from "./providers";
+import { attachConfiguredEngines, clusterPlacedRegions, engineRegions, getProvider } from "./providers";
 import { SPOT_NOTICE_MS } from "./scheduler";
 import { uuidArray } from "./sql";
 import type { Instance } from "./types";
@@ -41,6 +41,7 @@ export async function reconcileInstances(
     regionCode?: string;
   } = {},
 ): Promise<ReconcileResult> {
+  await attachConfiguredEngines();
   const now = opts.now ?? nowOf(ctx);
   const region = opts.regionCode ?? null;
   const c: Ctx = { ...ctx, now: () => now };

@@ -8,7 +8,7 @@ import { applyTransitions, type Transition } from "./lifecycle";
 import { loadAllOfferings } from "./offerings";
 import { type Decisions, type PRequest, planPlacements, type Reservation } from "./placement";
 import { toProviderInstance } from "./provider-instance";
-import { clusterPlacedRegions, getProvider, type ProvisionPlan } from "./providers";
+import { attachConfiguredEngines, clusterPlacedRegions, getProvider, type ProvisionPlan } from "./providers";
 import { clearBorrowMarks, gateRegion, writeQueueReasons } from "./quota-gate";
 import { advisoryXactLock } from "./sql";
 import type { Instance } from "./types";
@@ -35,6 +35,7 @@ export async function placeQueuedInstances(
   ctx: Ctx,
   opts: { regionCode?: string; now?: Date; spotNoticeMs?: number } = {},
 ): Promise<SchedulerResult> {
+  await attachConfiguredEngines();
   const now = opts.now ?? nowOf(ctx);
   // A region attached to a cluster-placed engine is placed by that engine's scheduler, never here.
   const external = new Set(clusterPlacedRegions());

@@ -2,7 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { type Ctx, nowOf } from "@/lib/core";
 import { type Executor, getDb } from "@/lib/db/client";
-import type { MetricSample, Provider } from "@/lib/provisioning";
+import { attachConfiguredEngines, type MetricSample, type Provider } from "@/lib/provisioning";
 import { defaultProvider } from "./provider";
 import { type LoadedInstance, loadProviderInstances } from "./provider-instances";
 import { arrayParam } from "./sql-util";
@@ -27,6 +27,7 @@ export async function ingestMetrics(
 ): Promise<IngestResult> {
   const now = opts.now ?? nowOf(ctx);
   const exec = ctx.tx ?? getDb();
+  await attachConfiguredEngines();
   const live = await loadProviderInstances(
     exec,
     sql`i.state in ('running', 'stopping', 'preempting') and i.started_at is not null`,

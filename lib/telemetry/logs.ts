@@ -4,7 +4,7 @@ import { z } from "zod";
 import { requireOrgAccess } from "@/lib/access";
 import { type Ctx, NotFoundError, nowOf, parseInput } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
-import type { Provider } from "@/lib/provisioning";
+import { attachConfiguredEngines, type Provider } from "@/lib/provisioning";
 import { METRIC_STATES } from "./ingest";
 import { defaultProvider } from "./provider";
 import { loadProviderInstances } from "./provider-instances";
@@ -54,6 +54,7 @@ export async function instanceLogs(
     if (stoppedMs != null && Number(stoppedMs) > inst.startedAt.getTime()) to = new Date(Number(stoppedMs));
   }
   const from = since && since > inst.startedAt ? since : new Date(inst.startedAt.getTime() - 1);
+  await attachConfiguredEngines();
   const provider = raw.provider ?? defaultProvider(inst.regionCode);
   const got = provider.fetchLogs
     ? await provider.fetchLogs(inst, from, to, limit)

@@ -3,7 +3,12 @@ import { evaluateBudgets } from "@/lib/budgets";
 import { systemCtx } from "@/lib/core";
 import { meterUsage } from "@/lib/metering";
 import { deliverOutbox } from "@/lib/notify";
-import { placeQueuedInstances, policyStop, reconcileInstances } from "@/lib/provisioning";
+import {
+  placeQueuedInstances,
+  policyStop,
+  reconcileInstances,
+  syncConfiguredEngines,
+} from "@/lib/provisioning";
 import { expireQuotaRaises } from "@/lib/quotas";
 import { ingestMetrics, rollupMetrics } from "@/lib/telemetry";
 
@@ -42,6 +47,15 @@ export const periodicTasks: PeriodicTask[] = [
     everySeconds: 60,
     run: async () => {
       await expireQuotaRaises(systemCtx("quota-expiry"));
+    },
+  },
+  {
+    // Regions on a Kubernetes cluster (FORJA_KUBERNETES_CONFIG): pods created/deleted and states taken from the
+    // cluster's watch. Level-triggered, so a pass that runs twice or after a restart converges to the same.
+    name: "provisioning-engines-sync",
+    everySeconds: 2,
+    run: async () => {
+      await syncConfiguredEngines();
     },
   },
   {

@@ -73,3 +73,27 @@ export function engineRegions(): Array<{ regionCode: string; engine: Engine }> {
   for (const [regionCode, p] of byRegion) if (p.engine) out.push({ regionCode, engine: p.engine });
   return out.sort((a, b) => a.regionCode.localeCompare(b.regionCode));
 }
+
+let attaching: Promise<void> | null = null;
+
+/**
+ * Attach the regions an operator configured on other engines (FORJA_KUBERNETES_CONFIG), once per process.
+ * The engine's module (and its heavy client) is loaded only when configured. The scheduler and reconciler
+ * await this before their first pass, so a configured region is never placed by Forja's own scheduler.
+ */
+export function attachConfiguredEngines(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  attaching ??= (async () => {
+    if (!env.FORJA_KUBERNETES_CONFIG) return;
+    const k8s = await import("./kubernetes");
+    k8s.attachConfiguredKubernetesRegions(setRegionProvider, env);
+  })();
+  return attaching;
+}
+
+/** The worker's pass over every configured Kubernetes region (nothing when none is configured). */
+export async function syncConfiguredEngines(now = new Date()): Promise<Record<string, unknown>> {
+  await attachConfiguredEngines();
+  if (!process.env.FORJA_KUBERNETES_CONFIG) return {};
+  const k8s = await import("./kubernetes");
+  return k8s.syncKubernetesRegions(now);
+}

@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launch, stop, terminate } from "@/lib/provisioning";
+import { bigQuota, newOrg, notebookSpec } from "@/lib/provisioning/__tests__/fixtures";
+import { H100, k8sWorld } from "./harness";
+
+let w: Awaited<ReturnType<typeof k8sWorld>>;
+beforeAll(async () => {
+  w = await k8sWorld({ productModels: { [H100]: "h100" } });
+  w.cluster.kubelet.addNode({ name: "gpu-a", product: H100, gpus: 8, region: "eu-west", zone: "eu-west-a" });
+  w.cluster.kubelet.addNode({
+    name: "gpu-mig",
+    product: H100,
+    gpus: 6,
+    physicalGpus: 8,
+    mig: { "1g.10gb": 14 },
+  });
+});
+afterAll(() => w.close());
+
+const pods = () => w.cluster.api.store.list("pods");
+
+describe("the Kubernetes provider against the API server stand-in", () => {
+  it("discovers GPU nodes into the fleet", async () => {
+    const r = await w.pass();
+    expect(r.nodes).toBe(2);
+    expect(r.errors).toEqual([]);
+  });
+
+  it("launches a notebook: queued → provisioning → running with a URL, then stop keeps the disk, terminate deletes it", async () => {
+    const o = await newOrg("k8s");
+    const { instance } = await launch(o.ctx, o.slug, notebookSpec(w.fleet.region, { diskGib: 50 }));
+    expect((await w.state(instance.id))?.state).toBe("queued");
+    await w.pass(); // creates namespace, secret, PVC, service, pod; the kubelet binds it
+    expect(pods()).toHaveLength(1);
+    await w.pass(); // sees it scheduled → provisioning; the kubelet starts it
+    await w.pass(); // sees it running
+    const s = await w.state(instance.id);
+    expect(s?.state).toBe("running");
+    expect(s?.node_id).not.toBeNull();
+    expect(s?.connection?.url).toMatch(
+      /^http:\/\/forja-[0-9a-f]{12}\.forja-.*\.svc:8888\/lab\?token=[0-9a-f]{48}$/,
+    );
+    expect(w.cluster.api.store.list("persistentvolumeclaims")).toHaveLength(1);
+    expect(w.cluster.api.invalid).toEqual([]);
+
+    await stop(o.ctx, o.slug, instance.id);
+    await w.pass(); // deletes pod, service, secret; the kubelet ends the pod
+    await w.pass();
+    expect((await w.state(instance.id))?.state).toBe("stopped");
+    expect(pods()).toHaveLength(0);
+    expect(w.cluster.api.store.list("services")).toHaveLength(0);
+    expect(w.cluster.api.store.list("persistentvolumeclaims")).toHaveLength(1);
+
+    await terminate(o.ctx, o.slug, instance.id);
+    await w.pass();
+    expect((await w.state(instance.id))?.state).toBe("terminated");
+    expect(w.cluster.api.store.list("persistentvolumeclaims")).toHaveLength(0);
+  });
+
+  it("shows PodScheduled=False as the queued reason, in words", async () => {
+    const o = await newOrg("k8s");
+    await bigQuota(o.org.id, w.fleet.region);
+    const { instance } = await launch(
+      o.ctx,
+      o.slug,
+      notebookSpec(w.fleet.region, { instanceType: "h100.8x" }),
+    );
+    const other = await launch(o.ctx, o.slug, notebookSpec(w.fleet.region, { instanceType: "h100.8x" }));
+    for (let i = 0; i < 3; i++) await w.pass();
+    const states = [await w.state(instance.id), await w.state(other.instance.id)];
+    const queued = states.find((s) => s?.state === "queued");
+    expect(states.map((s) => s?.state).sort()).toEqual(["queued", "running"]);
+    expect(queued?.state_reason).toMatch(
+      /no node has a free nvidia\.com\/gpu right now \(0\/2 nodes are available/,
+    );
+    await terminate(o.ctx, o.slug, instance.id);
+    await terminate(o.ctx, o.slug, other.instance.id);
+    await w.pass();
+    await w.pass();
+    expect(pods()).toHaveLength(0);
+  });
+});

@@ -1,0 +1,229 @@
+import "server-only";
+import type { V1Pod } from "@kubernetes/client-node";
+import { sql } from "drizzle-orm";
+import { type Ctx, nowOf, systemCtx } from "@/lib/core";
+import { getDb } from "@/lib/db/client";
+import { applyTransitions, type Transition } from "../../lifecycle";
+import { applyWorkload, deleteWorkload, readNotebookToken } from "./apply";
+import { call, KubeApiError } from "./client";
+import { discoverNode } from "./discovery";
+import { collectGarbage } from "./gc";
+import { namespaceFor, objectNames } from "./names";
+import { observePod } from "./pod-state";
+import { loadRegionInstances, type RegionInstance, syncDiscoveredNodes } from "./records";
+import { ensureWatch, type RegionRuntime } from "./runtime";
+
+export type SyncResult = {
+  nodes: number;
+  created: number;
+  moved: number;
+  errors: string[];
+  collected: number;
+};
+
+/**
+ * One pass for a region on Kubernetes, level-triggered: Forja's records and the cluster's pods (from the watch)
+ * are compared and each instance is moved to what its pod says, or its pod is created/deleted to match what
+ * the instance should be. A pass after a worker restart sees the same two sides, so nothing is missed.
+ */
+export async function syncKubernetesRegion(
+  ctx: Ctx,
+  rt: RegionRuntime,
+  opts: { backoffMinMs?: number } = {},
+): Promise<SyncResult> {
+  const { cfg, api } = rt;
+  const now = nowOf(ctx);
+  const db = ctx.tx ?? getDb();
+  const c: Ctx = { ...systemCtx("provider"), now: () => now };
+  const result: SyncResult = { nodes: 0, created: 0, moved: 0, errors: [], collected: 0 };
+  const nodeList = await call("list nodes", () => api.listNode({}));
+  const found = nodeList.items.map((n) => discoverNode(cfg, n));
+  const nodeIds = await syncDiscoveredNodes(db, cfg, found);
+  result.nodes = nodeIds.size;
+  const products = (modelId: string) => [
+    ...new Set([
+      ...Object.entries(cfg.productModels)
+        .filter(([, m]) => m === modelId)
+        .map(([p]) => p),
+      ...found.filter((n) => n.modelId === modelId && n.product).map((n) => n.product as string),
+    ]),
+  ];
+  const watch = ensureWatch(rt, opts);
+  await watch.whenSynced();
+  const insts = await loadRegionInstances(db, cfg.region, products);
+  // Per instance, the transitions it goes through in this pass, in order (queued → provisioning → running).
+  const chains = new Map<string, Transition[]>();
+  const reasons: Array<{ id: string; reason: string }> = [];
+  const move = (i: RegionInstance, to: Transition["to"], reason: string, patch: Transition["patch"] = {}) => {
+    const chain = chains.get(i.instanceId) ?? [];
+    const from = chain.at(-1)?.to ?? i.state;
+    chain.push({ id: i.instanceId, orgId: i.orgId, from, to, reason, patch, at: now });
+    chains.set(i.instanceId, chain);
+  };
+
+  for (const i of insts) {
+    const ns = namespaceFor(cfg, i.orgSlug, i.projectSlug);
+    const names = objectNames(i.instanceId, i.run);
+    const pod: V1Pod | undefined = watch.pods.get(`${ns}/${names.pod}`);
+    const obs = pod ? observePod(pod) : null;
+    try {
+      if (i.state === "stopping" || i.state === "terminating" || i.state === "preempting") {
+        const keepDisk = i.state !== "terminating";
+        if (pod) {
+          rt.deleting.add(i.instanceId);
+          await deleteWorkload(api, cfg, i, { keepDisk });
+          continue;
+        }
+        if (!keepDisk) await deleteWorkload(api, cfg, i, { keepDisk });
+        rt.deleting.delete(i.instanceId);
+        const to =
+          i.state === "stopping" ? "stopped" : i.state === "terminating" ? "terminated" : "preempted";
+        move(
+          i,
+          to,
+          to === "stopped"
+            ? "Stopped (pod deleted, disk kept)"
+            : to === "terminated"
+              ? "Terminated (pod and disk deleted)"
+              : "Preempted",
+          {
+            stoppedAt: now,
+            stateDeadline: null,
+            connection: null,
+          },
+        );
+        if (to === "preempted" && i.autoRecover) requeue(i, move, now);
+        continue;
+      }
+      if (!obs) {
+        if (i.state === "queued") {
+          await applyWorkload(api, cfg, i, rt.namespaces);
+          result.created++;
+          if (i.stateReason)
+            reasons.push({ id: i.instanceId, reason: "Waiting for the cluster's scheduler" });
+        } else if (i.state === "running") {
+          // The pod went away without Forja deleting it: its node was removed (spot reclaim, scale-down).
+          preempt(i, "Preempted: the cluster removed the pod (its node went away)", move, now);
+        } else if (i.state === "provisioning") {
+          move(i, "failed", "The pod disappeared while starting", {
+            stateReason: "The pod disappeared while starting",
+            stateDeadline: null,
+          });
+        }
+        continue;
+      }
+      const nodeId = "nodeName" in obs ? (nodeIds.get(obs.nodeName) ?? null) : null;
+      switch (obs.kind) {
+        case "unscheduled":
+          if (i.state === "queued" && i.stateReason !== obs.reason)
+            reasons.push({ id: i.instanceId, reason: obs.reason });
+          break;
+        case "scheduled":
+          if (i.state === "queued")
+            move(i, "provisioning", `The cluster placed it on ${obs.nodeName}`, {
+              nodeId,
+              stateReason: null,
+              stateDeadline: null,
+            });
+          break;
+        case "running": {
+          if (i.state !== "queued" && i.state !== "provisioning") break;
+          const connection = await connectionOf(rt, i);
+          if (i.state === "queued")
+            move(i, "provisioning", `The cluster placed it on ${obs.nodeName}`, {
+              nodeId,
+              stateReason: null,
+            });
+          move(i, "running", "The workload is up", {
+            nodeId,
+            startedAt: now,
+            connection,
+            stateDeadline: null,
+            stateReason: null,
+          });
+          break;
+        }
+        case "failed":
+          rt.deleting.add(i.instanceId);
+          await deleteWorkload(api, cfg, i, { keepDisk: false });
+          if (i.state === "queued") move(i, "provisioning", "Placed by the cluster");
+          move(i, "failed", obs.reason, { stateReason: obs.reason, stateDeadline: null, connection: null });
+          break;
+        case "succeeded":
+          rt.deleting.add(i.instanceId);
+          await deleteWorkload(api, cfg, i, { keepDisk: true });
+          if (i.state === "running") {
+            move(i, "stopping", "The command finished");
+            move(i, "stopped", "The command finished (exit code 0)", { stoppedAt: now, connection: null });
+          }
+          break;
+        case "preempted":
+          rt.deleting.add(i.instanceId);
+          await deleteWorkload(api, cfg, i, { keepDisk: true });
+          if (i.state === "running") preempt(i, obs.reason, move, now);
+          else if (i.state === "provisioning") move(i, "failed", obs.reason, { stateReason: obs.reason });
+          break;
+        case "deleting":
+          break;
+      }
+    } catch (err) {
+      const e = err instanceof KubeApiError ? err : new KubeApiError(0, false, String(err));
+      result.errors.push(`${i.instanceId}: ${e.message}`);
+      if (e.permanent && i.state === "queued") {
+        move(i, "provisioning", "Handed to the cluster");
+        move(i, "failed", e.message, { stateReason: e.message });
+      } else if (i.state === "queued") reasons.push({ id: i.instanceId, reason: e.message });
+    }
+  }
+  await db.transaction(async (tx) => {
+    // Round k applies each chain's k-th step, only where the step before it moved.
+    let alive = new Set(chains.keys());
+    for (let k = 0; alive.size > 0; k++) {
+      const step = [...chains]
+        .filter(([id, ch]) => alive.has(id) && ch[k])
+        .map(([, ch]) => ch[k] as Transition);
+      alive = await applyTransitions(tx, c, step);
+      result.moved += alive.size;
+    }
+    for (const r of reasons) {
+      await tx.execute(
+        sql`update instances set state_reason = ${r.reason} where id = ${r.id} and state = 'queued'`,
+      );
+    }
+  });
+  result.collected = await collectGarbage(db, rt);
+  return result;
+}
+
+type Move = (i: RegionInstance, to: Transition["to"], reason: string, patch?: Transition["patch"]) => void;
+
+function preempt(i: RegionInstance, reason: string, move: Move, now: Date) {
+  move(i, "preempting", reason, { stateReason: reason });
+  move(i, "preempted", reason, { stoppedAt: now, connection: null, stateDeadline: null });
+  if (i.autoRecover) requeue(i, move, now);
+}
+
+/** Auto-recover keeps its quota (same transaction); the new queuedAt is a new run, so a new pod. */
+function requeue(i: RegionInstance, move: Move, now: Date) {
+  move(i, "queued", "Auto-recover: back in the queue after a preemption", {
+    queuedAt: now,
+    nodeId: null,
+    stateReason: null,
+  });
+}
+
+async function connectionOf(rt: RegionRuntime, i: RegionInstance): Promise<Record<string, string>> {
+  const ns = namespaceFor(rt.cfg, i.orgSlug, i.projectSlug);
+  const names = objectNames(i.instanceId, i.run);
+  if (i.kind !== "notebook") {
+    return i.exposedPort
+      ? { endpoint: `http://${names.service}.${ns}.svc:${i.exposedPort}`, namespace: ns, pod: names.pod }
+      : { namespace: ns, pod: names.pod };
+  }
+  const token = await readNotebookToken(rt.api, rt.cfg, i);
+  const url = rt.cfg.notebookUrl
+    .replaceAll("{name}", names.service)
+    .replaceAll("{namespace}", ns)
+    .replaceAll("{token}", token);
+  return { url, token, namespace: ns, pod: names.pod };
+}

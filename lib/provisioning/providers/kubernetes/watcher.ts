@@ -1,0 +1,123 @@
+import { type KubeConfig, type V1Pod, Watch } from "@kubernetes/client-node";
+import { call, coreApi } from "./client";
+
+export type PodWatchStats = {
+  lists: number;
+  connects: number;
+  gone: number;
+  errors: number;
+  lastError: string | null;
+};
+
+/**
+ * The region's pods, kept by list + watch: the initial list gives a resourceVersion, the watch continues from
+ * it (bookmarks move it on while nothing changes), a dropped connection reconnects from the last version with
+ * exponential backoff, and an ERROR 410 Gone (history compacted) relists from scratch — so no change is missed
+ * and a restarted worker starts from a fresh list. A periodic relist (resync) guards against anything else.
+ */
+export class PodWatch {
+  readonly pods = new Map<string, V1Pod>();
+  readonly stats: PodWatchStats = { lists: 0, connects: 0, gone: 0, errors: 0, lastError: null };
+  private rv = "";
+  private stopped = false;
+  private abort: AbortController | null = null;
+  private attempt = 0;
+  private timers = new Set<NodeJS.Timeout>();
+  private synced: Promise<void>;
+  private markSynced!: () => void;
+
+  constructor(
+    private kc: KubeConfig,
+    private selector: string,
+    private opts: { backoffMinMs?: number; backoffMaxMs?: number; resyncMs?: number } = {},
+  ) {
+    this.synced = new Promise((r) => {
+      this.markSynced = r;
+    });
+  }
+
+  /** Resolves once the first list is in: before that the pass must not conclude that a pod is missing. */
+  whenSynced(): Promise<void> {
+    return this.synced;
+  }
+
+  start(): void {
+    void this.relistAndWatch();
+    const resync = this.opts.resyncMs ?? 5 * 60_000;
+    const t = setInterval(() => void this.relist().catch(() => undefined), resync);
+    t.unref?.();
+    this.timers.add(t);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.abort?.abort();
+    for (const t of this.timers) clearInterval(t);
+  }
+
+  private key(p: V1Pod): string {
+    return `${p.metadata?.namespace}/${p.metadata?.name}`;
+  }
+
+  private async relist(): Promise<void> {
+    const list = await call("list pods", () =>
+      coreApi(this.kc).listPodForAllNamespaces({ labelSelector: this.selector }),
+    );
+    this.stats.lists++;
+    this.pods.clear();
+    for (const p of list.items) this.pods.set(this.key(p), p);
+    this.rv = list.metadata?.resourceVersion ?? "";
+    this.markSynced();
+  }
+
+  private async relistAndWatch(): Promise<void> {
+    if (this.stopped) return;
+    try {
+      if (!this.rv) await this.relist();
+      await this.connect();
+    } catch (err) {
+      this.retry(err);
+    }
+  }
+
+  private retry(err: unknown): void {
+    if (this.stopped) return;
+    this.stats.errors++;
+    this.stats.lastError = String((err as Error)?.message ?? err);
+    const min = this.opts.backoffMinMs ?? 500;
+    const delay = Math.min(this.opts.backoffMaxMs ?? 30_000, min * 2 ** this.attempt++);
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      void this.relistAndWatch();
+    }, delay);
+    this.timers.add(t);
+  }
+
+  private async connect(): Promise<void> {
+    let gone = false;
+    this.stats.connects++;
+    this.abort = await new Watch(this.kc).watch(
+      "/api/v1/pods",
+      { labelSelector: this.selector, resourceVersion: this.rv, allowWatchBookmarks: true },
+      (type: string, obj: V1Pod & { code?: number }) => {
+        if (type === "ERROR") {
+          if (obj.code === 410) gone = true;
+          return;
+        }
+        this.attempt = 0;
+        if (type === "ADDED" || type === "MODIFIED") this.pods.set(this.key(obj), obj);
+        else if (type === "DELETED") this.pods.delete(this.key(obj));
+        this.rv = obj.metadata?.resourceVersion ?? this.rv;
+      },
+      (err: unknown) => {
+        if (this.stopped) return;
+        if (gone) {
+          this.stats.gone++;
+          this.rv = "";
+          void this.relistAndWatch();
+        } else if (err) this.retry(err);
+        else void this.relistAndWatch(); // a normal server-side close: continue from the last version
+      },
+    );
+  }
+}

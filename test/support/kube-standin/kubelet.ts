@@ -1,0 +1,271 @@
+import type { KubeApiStandIn } from "./server";
+import type { KObject } from "./store";
+
+export type StandInNode = {
+  name: string;
+  product: string;
+  gpus: number;
+  /** MIG profiles advertised under the mixed strategy (then `gpus` counts only the non-MIG GPUs). */
+  mig?: Record<string, number>;
+  physicalGpus?: number;
+  region?: string;
+  zone?: string;
+  labels?: Record<string, string>;
+  taints?: Array<{ key: string; value?: string; effect: string }>;
+  ready?: boolean;
+  unschedulable?: boolean;
+};
+
+type Container = { image?: string; command?: string[]; resources?: { limits?: Record<string, string> } };
+type PodSpec = {
+  nodeName?: string;
+  restartPolicy?: string;
+  containers: Container[];
+  tolerations?: Array<{ key?: string; operator?: string }>;
+  affinity?: {
+    nodeAffinity?: {
+      requiredDuringSchedulingIgnoredDuringExecution?: {
+        nodeSelectorTerms: Array<{ matchExpressions: Array<{ key: string; values?: string[] }> }>;
+      };
+    };
+  };
+};
+
+function cond(type: string, s: string, reason?: string, message?: string) {
+  return {
+    type,
+    status: s,
+    ...(reason ? { reason } : {}),
+    ...(message ? { message } : {}),
+    lastTransitionTime: new Date().toISOString(),
+  };
+}
+
+/**
+ * The scheduler and the kubelets of the stand-in cluster, one tick at a time: pending pods are bound to a node
+ * whose free GPU resources, taints and GPU product fit (else PodScheduled=False with the scheduler's message),
+ * bound pods start (or fail the way real ones do: an image that is "missing" backs off, a command with
+ * `exit N` crashes), deleted pods go away after their grace period (one tick).
+ */
+export class StandInKubelet {
+  constructor(private api: KubeApiStandIn) {}
+
+  addNode(n: StandInNode): KObject {
+    const allocatable: Record<string, string> = {
+      cpu: "128",
+      memory: "1056Gi",
+      "nvidia.com/gpu": String(n.gpus),
+    };
+    for (const [p, c] of Object.entries(n.mig ?? {})) allocatable[`nvidia.com/mig-${p}`] = String(c);
+    return this.api.store.put("nodes", {
+      apiVersion: "v1",
+      kind: "Node",
+      metadata: {
+        name: n.name,
+        labels: {
+          "nvidia.com/gpu.product": n.product,
+          "nvidia.com/gpu.count": String(n.physicalGpus ?? n.gpus),
+          "nvidia.com/gpu.memory": "81559",
+          "nvidia.com/mig.strategy": n.mig ? "mixed" : "none",
+          ...(n.region ? { "topology.kubernetes.io/region": n.region } : {}),
+          ...(n.zone ? { "topology.kubernetes.io/zone": n.zone } : {}),
+          ...n.labels,
+        },
+      },
+      spec: { unschedulable: n.unschedulable ?? false, taints: n.taints ?? [] },
+      status: {
+        allocatable,
+        capacity: allocatable,
+        conditions: [cond("Ready", n.ready === false ? "False" : "True", "KubeletReady")],
+      },
+    });
+  }
+
+  private pods(): KObject[] {
+    return this.api.store.list("pods");
+  }
+
+  private fits(pod: KObject, node: KObject): string | null {
+    const spec = pod.spec as PodSpec;
+    const nodeSpec = node.spec as {
+      unschedulable?: boolean;
+      taints?: Array<{ key: string; effect: string }>;
+    };
+    const conditions = (node.status as { conditions: Array<{ type: string; status: string }> }).conditions;
+    if (nodeSpec.unschedulable || conditions.find((c) => c.type === "Ready")?.status !== "True")
+      return "node(s) were unschedulable";
+    const tolerated = new Set((spec.tolerations ?? []).map((t) => t.key));
+    if ((nodeSpec.taints ?? []).some((t) => t.effect === "NoSchedule" && !tolerated.has(t.key)))
+      return "node(s) had untolerated taint";
+    const terms =
+      spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
+    const labels = node.metadata.labels ?? {};
+    if (
+      terms.length > 0 &&
+      !terms.some((t) => t.matchExpressions.every((e) => (e.values ?? []).includes(labels[e.key] ?? "")))
+    ) {
+      return "node(s) didn't match Pod's node affinity/selector";
+    }
+    const alloc = (node.status as { allocatable: Record<string, string> }).allocatable;
+    const used: Record<string, number> = {};
+    for (const p of this.pods()) {
+      if ((p.spec as PodSpec).nodeName !== node.metadata.name || p.metadata.name === pod.metadata.name)
+        continue;
+      const phase = (p.status as { phase?: string })?.phase;
+      if (phase === "Succeeded" || phase === "Failed") continue;
+      for (const [k, v] of Object.entries((p.spec as PodSpec).containers[0]?.resources?.limits ?? {})) {
+        if (k.startsWith("nvidia.com/")) used[k] = (used[k] ?? 0) + Number(v);
+      }
+    }
+    for (const [k, v] of Object.entries(spec.containers[0]?.resources?.limits ?? {})) {
+      if (k.startsWith("nvidia.com/") && Number(alloc[k] ?? 0) - (used[k] ?? 0) < Number(v))
+        return `Insufficient ${k}`;
+    }
+    return null;
+  }
+
+  private update(pod: KObject, patch: Partial<KObject>): void {
+    this.api.store.put("pods", { ...pod, ...patch });
+  }
+
+  tick(): void {
+    const nodes = this.api.store.list("nodes");
+    for (const pod of this.pods()) {
+      const spec = pod.spec as PodSpec;
+      const st = (pod.status ?? {}) as { phase?: string; conditions?: unknown[] };
+      const { name, namespace } = pod.metadata;
+      if (pod.metadata.deletionTimestamp) {
+        this.api.store.remove("pods", namespace, name);
+        this.api.endLogs(namespace ?? "", name);
+        continue;
+      }
+      if (st.phase !== "Pending") continue;
+      if (!spec.nodeName) {
+        const why = nodes.map((n) => this.fits(pod, n));
+        const i = why.indexOf(null);
+        const node = i >= 0 ? nodes[i] : undefined;
+        if (node) {
+          this.update(pod, {
+            spec: { ...spec, nodeName: node.metadata.name },
+            status: { phase: "Pending", conditions: [cond("PodScheduled", "True")] },
+          });
+        } else {
+          const counts = new Map<string, number>();
+          for (const w of why) if (w) counts.set(w, (counts.get(w) ?? 0) + 1);
+          const detail = [...counts].map(([w, c]) => `${c} ${w}`).join(", ");
+          const message = `0/${nodes.length} nodes are available: ${detail || "no nodes"}.`;
+          this.update(pod, {
+            status: {
+              phase: "Pending",
+              conditions: [cond("PodScheduled", "False", "Unschedulable", message)],
+            },
+          });
+        }
+        continue;
+      }
+      const c = spec.containers[0] as Container;
+      const crash = /exit (\d+)/.exec((c.command ?? []).join(" "));
+      const started = { startedAt: new Date().toISOString() };
+      if (c.image?.includes("missing")) {
+        this.update(pod, {
+          status: {
+            phase: "Pending",
+            conditions: st.conditions,
+            containerStatuses: [
+              {
+                name: "workload",
+                ready: false,
+                state: {
+                  waiting: { reason: "ImagePullBackOff", message: `Back-off pulling image "${c.image}"` },
+                },
+              },
+            ],
+          },
+        });
+      } else if (crash && crash[1] !== "0" && spec.restartPolicy === "Always") {
+        this.update(pod, {
+          status: {
+            phase: "Running",
+            conditions: st.conditions,
+            containerStatuses: [
+              {
+                name: "workload",
+                ready: false,
+                restartCount: 3,
+                state: {
+                  waiting: {
+                    reason: "CrashLoopBackOff",
+                    message: "back-off 40s restarting failed container",
+                  },
+                },
+              },
+            ],
+          },
+        });
+      } else if (crash) {
+        const code = Number(crash[1]);
+        this.update(pod, {
+          status: {
+            phase: code === 0 ? "Succeeded" : "Failed",
+            conditions: st.conditions,
+            containerStatuses: [
+              {
+                name: "workload",
+                ready: false,
+                state: {
+                  terminated: { exitCode: code, reason: code === 0 ? "Completed" : "Error", ...started },
+                },
+              },
+            ],
+          },
+        });
+      } else {
+        this.update(pod, {
+          status: {
+            phase: "Running",
+            podIP: "10.0.0.7",
+            conditions: [...(st.conditions ?? []), cond("Ready", "True")],
+            containerStatuses: [{ name: "workload", ready: true, state: { running: started } }],
+          },
+        });
+        this.api.appendLog(namespace ?? "", name, `started ${c.image} on ${spec.nodeName}`);
+      }
+    }
+  }
+
+  /** The kubelet evicts a pod under node pressure: phase Failed, reason Evicted, DisruptionTarget. */
+  evict(ns: string, pod: string, message = "The node was low on resource: memory."): void {
+    const p = this.api.store.get("pods", ns, pod);
+    if (!p) throw new Error(`no pod ${ns}/${pod}`);
+    this.update(p, {
+      status: {
+        ...(p.status ?? {}),
+        phase: "Failed",
+        reason: "Evicted",
+        message,
+        conditions: [cond("DisruptionTarget", "True", "TerminationByKubelet", message)],
+      },
+    });
+  }
+
+  /** A spot node is reclaimed: its pods are marked and deleted by the taint manager, the node goes away. */
+  reclaimSpotNode(nodeName: string): void {
+    for (const p of this.pods().filter((x) => (x.spec as PodSpec).nodeName === nodeName)) {
+      this.update(p, {
+        status: {
+          ...(p.status ?? {}),
+          conditions: [
+            cond(
+              "DisruptionTarget",
+              "True",
+              "DeletionByTaintManager",
+              "Taint manager: deleting due to NoExecute taint",
+            ),
+          ],
+        },
+      });
+      this.api.store.remove("pods", p.metadata.namespace, p.metadata.name);
+    }
+    this.api.store.remove("nodes", undefined, nodeName);
+  }
+}
