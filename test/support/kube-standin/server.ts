@@ -271,7 +271,7 @@ export class KubeApiStandIn {
     const sinceSeconds = q.get("sinceSeconds");
     if (sinceSeconds) lines = lines.filter((l) => l.at.getTime() >= Date.now() - Number(sinceSeconds) * 1000);
     const tail = q.get("tailLines");
-    if (tail) lines = lines.slice(-Number(tail));
+    if (tail !== null) lines = Number(tail) === 0 ? [] : lines.slice(-Number(tail));
     const ts = q.get("timestamps") === "true";
     res.writeHead(200, { "content-type": "text/plain" });
     for (const l of lines) res.write(`${ts ? `${l.at.toISOString()} ` : ""}${l.text}\n`);

@@ -83,7 +83,8 @@ export async function followLogs(
   const ctl = await new Log(rt.kc).log(pod.metadata.namespace, pod.metadata.name, "workload", sink, {
     follow: true,
     timestamps: true,
-    tailLines: 0,
+    // From now on (the client drops tailLines: 0 as falsy); the tail comes from tailLogs.
+    sinceTime: new Date().toISOString(),
   });
   signal.addEventListener("abort", () => ctl.abort(), { once: true });
   await Promise.race([

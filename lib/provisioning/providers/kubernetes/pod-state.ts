@@ -4,7 +4,7 @@ import type { V1Pod } from "@kubernetes/client-node";
 export type PodObservation =
   | { kind: "unscheduled"; reason: string }
   | { kind: "scheduled"; nodeName: string }
-  | { kind: "running"; nodeName: string }
+  | { kind: "running"; nodeName: string; startedAt: Date | null }
   | { kind: "succeeded" }
   | { kind: "failed"; reason: string }
   | { kind: "preempted"; reason: string }
@@ -76,7 +76,10 @@ export function observePod(pod: V1Pod): PodObservation {
   }
   const nodeName = pod.spec?.nodeName;
   const ready = conditions.find((c) => c.type === "Ready")?.status === "True";
-  if (st.phase === "Running" && ready && nodeName) return { kind: "running", nodeName };
+  if (st.phase === "Running" && ready && nodeName) {
+    const at = container?.state?.running?.startedAt;
+    return { kind: "running", nodeName, startedAt: at ? new Date(at) : null };
+  }
   if (nodeName) return { kind: "scheduled", nodeName };
   const sched = conditions.find((c) => c.type === "PodScheduled");
   if (sched?.status === "False")

@@ -136,7 +136,8 @@ export async function syncKubernetesRegion(
             });
           move(i, "running", "The workload is up", {
             nodeId,
-            startedAt: now,
+            // The container's own start (billing and logs begin there), never later than now.
+            startedAt: obs.startedAt && obs.startedAt < now ? obs.startedAt : now,
             connection,
             stateDeadline: null,
             stateReason: null,
@@ -152,7 +153,12 @@ export async function syncKubernetesRegion(
         case "succeeded":
           rt.deleting.add(i.instanceId);
           await deleteWorkload(api, cfg, i, { keepDisk: true });
-          if (i.state === "running") {
+          // A short command may finish between two passes: it still ran, so it goes through running.
+          if (i.state === "queued") move(i, "provisioning", "Placed by the cluster", { nodeId });
+          if (i.state === "queued" || i.state === "provisioning") {
+            move(i, "running", "The workload is up", { startedAt: now, stateReason: null });
+          }
+          if (i.state === "queued" || i.state === "provisioning" || i.state === "running") {
             move(i, "stopping", "The command finished");
             move(i, "stopped", "The command finished (exit code 0)", { stoppedAt: now, connection: null });
           }

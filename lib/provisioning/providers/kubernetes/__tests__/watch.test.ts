@@ -1,0 +1,131 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db/client";
+import { launch } from "@/lib/provisioning";
+import { bigQuota, newOrg, notebookSpec } from "@/lib/provisioning/__tests__/fixtures";
+import { H100, k8sWorld } from "./harness";
+
+let w: Awaited<ReturnType<typeof k8sWorld>>;
+beforeAll(async () => {
+  w = await k8sWorld();
+  w.cluster.kubelet.addNode({ name: "gpu-a", product: H100, gpus: 8 });
+  w.cluster.kubelet.addNode({
+    name: "spot-1",
+    product: H100,
+    gpus: 8,
+    labels: { "cloud.google.com/gke-spot": "true" },
+  });
+});
+afterAll(() => w.close());
+
+const podOf = (id: string) =>
+  w.cluster.api.store.list("pods").find((p) => p.metadata.labels?.["forja.dev/instance"] === id);
+
+async function runningSpot(node?: string) {
+  const o = await newOrg("k8swatch");
+  await bigQuota(o.org.id, w.fleet.region);
+  const id = (
+    await launch(o.ctx, o.slug, notebookSpec(w.fleet.region, { pricingModel: "spot", autoRecover: true }))
+  ).instance.id;
+  await w.pass();
+  if (node) {
+    const p = podOf(id);
+    if (p) w.cluster.api.store.put("pods", { ...p, spec: { ...(p.spec ?? {}), nodeName: node } });
+    await w.caughtUp();
+  }
+  await w.pass();
+  await w.pass();
+  expect((await w.state(id))?.state).toBe("running");
+  return id;
+}
+
+async function events(id: string) {
+  const r = await getDb().execute<{ to_state: string }>(
+    sql`select to_state from instance_events where instance_id = ${id} order by id`,
+  );
+  return r.rows.map((e) => e.to_state);
+}
+
+describe("state from the watch", () => {
+  it("eviction → preempted → requeued (auto-recover) → a new pod runs", async () => {
+    const id = await runningSpot();
+    const first = podOf(id)?.metadata.name as string;
+    w.cluster.kubelet.evict(podOf(id)?.metadata.namespace as string, first);
+    await w.caughtUp();
+    await w.pass(); // preempting → preempted → queued; the evicted pod is deleted
+    const s = await w.state(id);
+    expect(s?.state).toBe("queued");
+    expect((await events(id)).slice(-3)).toEqual(["preempting", "preempted", "queued"]);
+    for (let i = 0; i < 3; i++) await w.pass();
+    expect((await w.state(id))?.state).toBe("running");
+    const pods = w.cluster.api.store
+      .list("pods")
+      .filter((p) => p.metadata.labels?.["forja.dev/instance"] === id);
+    expect(pods.map((p) => p.metadata.name)).not.toContain(first);
+    expect(pods).toHaveLength(1);
+  });
+
+  it("a spot node reclaimed by the cloud → preempted with the reason, then requeued", async () => {
+    const id = await runningSpot("spot-1");
+    w.cluster.kubelet.reclaimSpotNode("spot-1");
+    await w.caughtUp();
+    await w.pass();
+    expect((await events(id)).slice(-3)).toEqual(["preempting", "preempted", "queued"]);
+    const r = await getDb().execute<{ reason: string }>(
+      sql`select reason from instance_events where instance_id = ${id} and to_state = 'preempting'`,
+    );
+    expect(r.rows[0]?.reason).toMatch(/^Preempted: the cluster removed the pod/);
+  });
+
+  it("reconnects after a dropped connection and after 410 Gone, missing no transition", async () => {
+    const id = await runningSpot();
+    const watch = w.rt().watch;
+    if (!watch) throw new Error("no watch");
+    const before = { ...watch.stats };
+    w.cluster.api.dropWatches();
+    w.cluster.kubelet.evict(podOf(id)?.metadata.namespace as string, podOf(id)?.metadata.name as string);
+    await w.caughtUp();
+    expect(watch.stats.connects).toBeGreaterThan(before.connects);
+    // History compacted while the connection is down: the watch gets ERROR 410 and relists.
+    w.cluster.api.store.compact();
+    w.cluster.api.dropWatches();
+    await w.pass();
+    await w.caughtUp();
+    expect(watch.stats.gone).toBeGreaterThan(before.gone);
+    expect(watch.stats.lists).toBeGreaterThan(before.lists);
+    expect((await events(id)).slice(-3)).toEqual(["preempting", "preempted", "queued"]);
+  });
+
+  it("a restarted worker garbage-collects pods no instance owns any more (no orphans after a crash)", async () => {
+    const id = await runningSpot();
+    // The worker "crashes"; meanwhile the instance is terminated in Forja and a stray pod of an unknown instance appears.
+    w.cluster.api.store.put("pods", {
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: {
+        name: "forja-stray",
+        namespace: podOf(id)?.metadata.namespace,
+        labels: {
+          "app.kubernetes.io/managed-by": "forja",
+          "forja.dev/region": w.fleet.region,
+          "forja.dev/instance": "00000000-0000-4000-8000-000000000000",
+        },
+      },
+      spec: { containers: [{ name: "workload", image: "x" }] },
+      status: { phase: "Running" },
+    });
+    await getDb().execute(sql`update instances set state = 'terminated' where id = ${id}`);
+    w.restartWorker();
+    await w.pass();
+    await w.pass();
+    const left = w.cluster.api.store
+      .list("pods")
+      .filter((p) => p.metadata.name === "forja-stray" || p.metadata.labels?.["forja.dev/instance"] === id);
+    expect(left).toEqual([]);
+    expect(
+      w.cluster.api.store
+        .list("persistentvolumeclaims")
+        .filter((p) => p.metadata.labels?.["forja.dev/instance"] === id),
+    ).toEqual([]);
+  });
+});
