@@ -10,7 +10,12 @@ export const metadata: Metadata = {
   title: "Forja — GPU console",
   description: "Self-service GPU cloud console",
   // Served from public/ (favicon.ico for browsers that ask for it by name).
-  icons: { icon: [{ url: "/favicon.svg", type: "image/svg+xml" }, { url: "/favicon.ico", sizes: "32x32" }] },
+  icons: {
+    icon: [
+      { url: "/favicon.svg", type: "image/svg+xml" },
+      { url: "/favicon.ico", sizes: "32x32" },
+    ],
+  },
 };
 
 export const THEME_COOKIE = "forja_theme";
