@@ -7,6 +7,7 @@
  */
 import { createServer } from "node:http";
 import next from "next";
+import { guarded, MAX_HEADER_BYTES, onClientError } from "./http-guard.mjs";
 
 const flag = process.argv.indexOf("-p");
 const port = Number(flag >= 0 ? process.argv[flag + 1] : (process.env.PORT ?? 3000));
@@ -16,12 +17,17 @@ const app = next({ dev: false, dir: process.cwd(), port, hostname });
 const handle = app.getRequestHandler();
 await app.prepare();
 
-const server = createServer((req, res) => {
-  const peer = req.socket.remoteAddress ?? "";
-  const prior = req.headers["x-forwarded-for"];
-  req.headers["x-forwarded-for"] = prior ? `${prior}, ${peer}` : peer;
-  void handle(req, res);
-});
+// The HTTP guard answers what never reaches a route (malformed URLs, huge headers) as problem+json.
+const server = createServer(
+  { maxHeaderSize: MAX_HEADER_BYTES },
+  guarded((req, res) => {
+    const peer = req.socket.remoteAddress ?? "";
+    const prior = req.headers["x-forwarded-for"];
+    req.headers["x-forwarded-for"] = prior ? `${prior}, ${peer}` : peer;
+    void handle(req, res);
+  }),
+);
+server.on("clientError", onClientError);
 server.listen(port, hostname, () => {
   console.log(`[web] listening on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`);
 });

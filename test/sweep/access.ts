@@ -38,21 +38,26 @@ export const API_ACCESS: Record<string, Level> = {
   "POST /api/v1/orgs/[org]/usage/reservations/quote": "viewer",
 };
 
-/** Pages by path pattern (route groups removed). */
+/**
+ * Pages by path pattern (route groups removed). Console pages render for every member of the organization
+ * and gate their controls by role (an admins-only page shows a viewer who may see it, with no data or form):
+ * the feature journeys check what each role sees. The level here is who gets the page at all: "viewer" means
+ * any member (another organization's owner gets a 404), "operator" the platform admins (everyone else a 404).
+ */
 export const PAGE_ACCESS: Record<string, Level> = {
   "/": "public",
   "/signin": "public",
   "/signup": "public",
   "/invite/[token]": "public",
   "/[org]": "viewer",
-  "/[org]/audit": "admin",
+  "/[org]/audit": "viewer",
   "/[org]/budgets": "viewer",
-  "/[org]/budgets/new": "admin",
+  "/[org]/budgets/new": "viewer",
   "/[org]/budgets/[id]": "viewer",
-  "/[org]/budgets/[id]/edit": "admin",
+  "/[org]/budgets/[id]/edit": "viewer",
   "/[org]/catalog": "viewer",
   "/[org]/instances": "viewer",
-  "/[org]/instances/new": "member",
+  "/[org]/instances/new": "viewer",
   "/[org]/instances/[id]": "viewer",
   "/[org]/notifications": "viewer",
   "/[org]/queues": "viewer",

@@ -1,5 +1,6 @@
 /// <reference types="vite/client" />
 import { beforeAll, describe, expect, it } from "vitest";
+import { NOT_ALLOWED } from "@/lib/api/not-allowed";
 import { API_ACCESS, isOrgLevel, type Level, rolesBelow, routePattern } from "./access";
 import { type SweepFixture, sweepFixture, tenantDigest } from "./fixture";
 
@@ -21,15 +22,22 @@ const BAD_QUERY = "page=-1&state=bogus&from=yesterday&metric=zzz&range=9y&limit=
 
 type Found = { key: string; file: string; pattern: string; method: string; handler: Handler };
 
+const refused: Found[] = [];
+const missing: string[] = [];
+
 async function discover(): Promise<Found[]> {
   const out: Found[] = [];
   for (const [file, load] of Object.entries(modules)) {
     const mod = await load();
     const pattern = routePattern(file);
     for (const m of METHODS) {
-      if (typeof mod[m] === "function") {
-        out.push({ key: `${m} ${pattern}`, file, pattern, method: m, handler: mod[m] as Handler });
-      }
+      const h = mod[m] as (Handler & { [NOT_ALLOWED]?: boolean }) | undefined;
+      const found = { key: `${m} ${pattern}`, file, pattern, method: m, handler: h as Handler };
+      if (typeof h !== "function") {
+        // Next.js would answer these with an empty 405; every /api/v1 route spreads notAllowed() instead.
+        if (pattern.startsWith("/api/v1/")) missing.push(found.key);
+      } else if (h[NOT_ALLOWED]) refused.push(found);
+      else out.push(found);
     }
   }
   return out.sort((x, y) => x.key.localeCompare(y.key));
@@ -88,6 +96,21 @@ describe("API route sweep (every route handler under app/api)", () => {
     ).toEqual({ unclassified: [], stale: [] });
     // The sweep must actually be sweeping something (a broken glob would pass vacuously).
     expect(found.length).toBeGreaterThan(15);
+  });
+
+  it("answers every other method of every /api/v1 route with a 405 problem naming what is allowed", async () => {
+    expect(missing, "export the rest from notAllowed() in lib/api/not-allowed.ts").toEqual([]);
+    expect(refused.length).toBeGreaterThan(40);
+    for (const r of refused) {
+      const res = await send(r, { org: fx.a.slug, id: crypto.randomUUID() }, { token: fx.tokens.owner });
+      await expectProblem(res, 405, r.key);
+      const allow = res.headers.get("allow") ?? "";
+      const served = routes.filter((x) => x.pattern === r.pattern).map((x) => x.method);
+      if (!served.every((m) => allow.includes(m)) || allow.includes(r.method)) {
+        failures.push(`${r.key}: Allow is "${allow}" but the route serves ${served.join(", ")}`);
+      }
+    }
+    expect(failures).toEqual([]);
   });
 
   it("anonymous → 401; another org's owner → 404; each weaker role → 403; nothing written; the role gets in", async () => {

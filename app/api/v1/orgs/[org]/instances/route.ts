@@ -1,5 +1,6 @@
 import { readJsonBody, withIdempotencyKey } from "@/lib/api/body";
 import { apiHandler, apiJson } from "@/lib/api/handler";
+import { notAllowed } from "@/lib/api/not-allowed";
 import { type ListInstancesFilter, launch, loadInstanceDetail, loadInstanceList } from "@/lib/provisioning";
 
 /** GET: the organization's instances (filters: project, state, region, page), for the list's live status. */
@@ -31,3 +32,5 @@ export const POST = apiHandler<{ org: string }>(async ({ req, ctx, params, url }
     headers,
   });
 });
+
+export const { PUT, PATCH, DELETE } = notAllowed("GET", "POST");

@@ -1,4 +1,5 @@
 import { apiHandler, apiJson } from "@/lib/api/handler";
+import { notAllowed } from "@/lib/api/not-allowed";
 import { listProjects } from "@/lib/tenancy";
 
 /** GET: the organization's projects (launches name one by slug or id). Any role may read. */
@@ -14,3 +15,5 @@ export const GET = apiHandler<{ org: string }>(async ({ ctx, params }) => {
     })),
   });
 });
+
+export const { POST, PUT, PATCH, DELETE } = notAllowed("GET");

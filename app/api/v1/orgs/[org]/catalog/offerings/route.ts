@@ -1,4 +1,5 @@
 import { apiHandler, apiJson } from "@/lib/api/handler";
+import { notAllowed } from "@/lib/api/not-allowed";
 import { catalogQueryFromSearchParams } from "@/lib/api/query";
 import { listOfferings } from "@/lib/catalog";
 
@@ -10,3 +11,5 @@ import { listOfferings } from "@/lib/catalog";
 export const GET = apiHandler<{ org: string }>(async ({ ctx, params, url }) =>
   apiJson(await listOfferings(ctx, params.org, catalogQueryFromSearchParams(url.searchParams))),
 );
+
+export const { POST, PUT, PATCH, DELETE } = notAllowed("GET");

@@ -1,4 +1,5 @@
 import { apiHandler } from "@/lib/api/handler";
+import { notAllowed } from "@/lib/api/not-allowed";
 import { exportLedgerCsv } from "@/lib/metering";
 
 /**
@@ -30,3 +31,5 @@ export const GET = apiHandler<{ org: string }>(async ({ ctx, params, url }) => {
     },
   });
 });
+
+export const { POST, PUT, PATCH, DELETE } = notAllowed("GET");

@@ -1,5 +1,6 @@
 import { readJsonBody, withIdempotencyKey } from "@/lib/api/body";
 import { apiHandler, apiJson } from "@/lib/api/handler";
+import { notAllowed } from "@/lib/api/not-allowed";
 import { nowOf } from "@/lib/core";
 import { purchaseReservation, type ReservationInput, savings } from "@/lib/metering";
 
@@ -32,3 +33,5 @@ export const POST = apiHandler<{ org: string }>(async ({ req, ctx, params }) => 
     { status: replayed ? 200 : 201, headers: replayed ? { "idempotent-replayed": "true" } : {} },
   );
 });
+
+export const { PUT, PATCH, DELETE } = notAllowed("GET", "POST");

@@ -1,4 +1,5 @@
 import { apiHandler, apiJson } from "@/lib/api/handler";
+import { notAllowed } from "@/lib/api/not-allowed";
 import { instanceLogs } from "@/lib/telemetry";
 
 /** GET: the container's log tail (`since` = ISO time of the last line seen, `limit`). */
@@ -10,3 +11,5 @@ export const GET = apiHandler<{ org: string; id: string }>(async ({ ctx, params,
     }),
   ),
 );
+
+export const { POST, PUT, PATCH, DELETE } = notAllowed("GET");

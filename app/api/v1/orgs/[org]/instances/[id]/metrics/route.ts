@@ -1,4 +1,5 @@
 import { apiHandler, apiJson } from "@/lib/api/handler";
+import { notAllowed } from "@/lib/api/not-allowed";
 import { type UtilizationQuery, utilizationSeries } from "@/lib/telemetry";
 
 /**
@@ -13,3 +14,5 @@ export const GET = apiHandler<{ org: string; id: string }>(async ({ ctx, params,
   } as UtilizationQuery;
   return apiJson(await utilizationSeries(ctx, params.org, params.id, query));
 });
+
+export const { POST, PUT, PATCH, DELETE } = notAllowed("GET");

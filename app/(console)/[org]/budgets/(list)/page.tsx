@@ -3,7 +3,7 @@ import { getTranslations } from "next-intl/server";
 import { BudgetsTable } from "@/components/costs/budgets-table";
 import { roleAtLeast } from "@/lib/access";
 import { listBudgets } from "@/lib/budgets";
-import { getOrgPageContext } from "../org-context";
+import { getOrgPageContext } from "../../org-context";
 
 export default async function BudgetsPage({ params }: { params: Promise<{ org: string }> }) {
   const { org: slug } = await params;
