@@ -49,6 +49,10 @@ export const PAGE_ACCESS: Record<string, Level> = {
   "/signin": "public",
   "/signup": "public",
   "/invite/[token]": "public",
+  "/reset-password": "public",
+  "/reset-password/[token]": "public",
+  "/verify-email/[token]": "public",
+  "/verify-email/done": "public",
   "/[org]": "viewer",
   "/[org]/audit": "viewer",
   "/[org]/budgets": "viewer",
@@ -80,7 +84,10 @@ export const PAGE_ACCESS: Record<string, Level> = {
 /** Server actions by "file#export" (file relative to app/). */
 export const ACTION_ACCESS: Record<string, Level> = {
   "(auth)/actions.ts#signUpAction": "public",
-  "(auth)/actions.ts#goTo": "public",
+  "(auth)/actions.ts#signInAction": "public",
+  "(auth)/account-actions.ts#requestResetAction": "public",
+  "(auth)/account-actions.ts#resetPasswordAction": "public",
+  "(auth)/account-actions.ts#verifyEmailAction": "public",
   "invite/[token]/actions.ts#acceptInvitationAction": "signed-in",
   "invite/[token]/actions.ts#joinWithInvitationAction": "public",
   "(console)/[org]/budgets/actions.ts#createBudgetAction": "admin",
