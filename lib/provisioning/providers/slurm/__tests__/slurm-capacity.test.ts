@@ -79,7 +79,7 @@ describe("Slurm places; Forja follows", () => {
       return true;
     });
     await terminateAll([spot.instance.id, ...onDemand]);
-  }, 90_000);
+  }, 180_000);
 
   it("a node set down on the cluster fails its instance", async () => {
     const { instance } = await launch(org.ctx, org.slug, sleeper());
@@ -95,7 +95,7 @@ describe("Slurm places; Forja follows", () => {
     });
     expect(failed.state_reason).toBe(`Node ${node}.${w.cluster.clusterName} failed`);
     // The test cluster has ReturnToService=2: the node is back as soon as its slurmd registers again.
-  }, 60_000);
+  }, 180_000);
 
   it("50 concurrent launches never place more GPUs than the cluster has; Slurm's and Forja's views agree", async () => {
     const launched = await Promise.all(
@@ -140,5 +140,5 @@ describe("Slurm places; Forja follows", () => {
       /Waiting in the cluster's queue \((Resources|Priority)\)/,
     );
     await terminateAll(ids);
-  }, 120_000);
+  }, 240_000);
 });

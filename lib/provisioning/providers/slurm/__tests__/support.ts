@@ -58,7 +58,8 @@ export async function until<T>(
   world: SlurmWorld,
   what: string,
   check: () => Promise<T | null | undefined | false>,
-  timeoutMs = 30_000,
+  // Generous: on 2 shared cores under load a pass can take seconds; an unloaded run needs a few seconds.
+  timeoutMs = 90_000,
 ): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
