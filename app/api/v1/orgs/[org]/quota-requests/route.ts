@@ -1,5 +1,6 @@
 import { readJsonBody } from "@/lib/api/body";
 import { apiHandler, apiJson } from "@/lib/api/handler";
+import { notAllowed } from "@/lib/api/not-allowed";
 import { createQuotaRequest, listOrgQuotaRequests, quotaRequestView } from "@/lib/quotas";
 
 /** GET: the organization's quota requests, newest first (any role). */
@@ -13,3 +14,5 @@ export const POST = apiHandler<{ org: string }>(async ({ req, ctx, params }) => 
   const created = await createQuotaRequest(ctx, params.org, await readJsonBody(req));
   return apiJson(quotaRequestView(created), { status: 201 });
 });
+
+export const { PUT, PATCH, DELETE } = notAllowed("GET", "POST");
