@@ -95,6 +95,7 @@ export const ACTION_ACCESS: Record<string, Level> = {
   "(console)/[org]/budgets/actions.ts#deleteBudgetAction": "admin",
   "(console)/[org]/instances/actions.ts#instanceAction": "member",
   "(console)/[org]/instances/actions.ts#stopInstancesAction": "member",
+  "(console)/[org]/instances/[id]/actions.ts#snoozeShutdownAction": "member",
   "(console)/[org]/instances/new/actions.ts#launchInstanceAction": "member",
   "(console)/[org]/notifications/actions.ts#markReadAction": "viewer",
   "(console)/[org]/settings/actions.ts#renameOrganizationAction": "owner",

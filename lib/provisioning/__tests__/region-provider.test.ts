@@ -39,11 +39,14 @@ describe("a region attached to a cluster-placed engine", () => {
     const sys = systemCtx("scheduler", { now: o.clock.now });
     const a = (await launch(o.ctx, o.slug, notebookSpec(own.region))).instance.id;
     const b = (await launch(o.ctx, o.slug, notebookSpec(cluster.region))).instance.id;
-    const placed = await placeQueuedInstances(sys);
+    // Each pass names its region: vitest files share one database, and an unscoped pass would move (or place)
+    // other suites' instances. The named cluster region below is the check that the scheduler stands aside.
+    const placed = await placeQueuedInstances(sys, { regionCode: own.region });
     expect(placed.regions).toContain(own.region);
     expect(placed.regions).not.toContain(cluster.region);
     o.clock.advance(30_000);
-    await reconcileInstances(sys);
+    await reconcileInstances(sys, { regionCode: own.region });
+    await reconcileInstances(sys, { regionCode: cluster.region });
     expect((await snapshot(a)).state).toBe("running");
     expect((await snapshot(b)).state).toBe("queued");
     // Even asked for by name, the region is left to its engine.

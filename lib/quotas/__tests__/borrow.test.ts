@@ -31,8 +31,9 @@ async function launchAt(o: { ctx: Ctx; slug: string; clock: ReturnType<typeof te
   o.clock.advance(1_000);
   return r;
 }
-const reconcile = (clock: ReturnType<typeof testClock>) =>
-  reconcileInstances(systemCtx("provider", { now: clock.now }));
+// Scoped to the test's region: vitest files share one database, and a global pass would move other suites' work.
+const reconcile = (clock: ReturnType<typeof testClock>, region: string) =>
+  reconcileInstances(systemCtx("provider", { now: clock.now }), { regionCode: region });
 
 async function state(id: string) {
   const r = await getDb().execute<{
@@ -86,7 +87,7 @@ describe("borrowing inside a cohort", () => {
     );
     await tick(clock, fleet.region);
     clock.advance(11_000);
-    await reconcile(clock);
+    await reconcile(clock, fleet.region);
     expect(await state(b.instance.id)).toMatchObject({ state: "running", borrowed: true });
 
     const l = await launchAt(lender, notebookSpec(fleet.region, { instanceType: "h100.4x" }));
@@ -101,7 +102,7 @@ describe("borrowing inside a cohort", () => {
     expect((await tick(clock, fleet.region)).reclaimed).toBe(0);
 
     clock.advance(2 * 60_000 + 1_000);
-    await reconcile(clock);
+    await reconcile(clock, fleet.region);
     expect((await state(b.instance.id))?.state).toBe("queued");
     await tick(clock, fleet.region);
     expect((await state(l.instance.id))?.state).toBe("provisioning");
@@ -193,7 +194,7 @@ describe("queue reasons and refusals", () => {
     const l = await launchAt(lender, notebookSpec(fleet.region, { instanceType: "h100.4x" }));
     await tick(clock, fleet.region);
     clock.advance(11_000);
-    await reconcile(clock);
+    await reconcile(clock, fleet.region);
     const cut = { orgId: lender.org.id, gpuModelId: "h100", regionCode: fleet.region, borrowingLimitGpus: 0 };
     const err = await setOrgQuota(op, { ...cut, nominalGpus: 2 }).catch((e) => e);
     expect(err).toBeInstanceOf(ConflictError);

@@ -13,7 +13,8 @@ describe("organization slugs never shadow a top-level route", () => {
   it("the reserved list covers every top-level route in app/ (a new route must be added to it)", () => {
     const top = fs
       .readdirSync("app", { withFileTypes: true })
-      .filter((e) => e.isDirectory() && !e.name.startsWith("(") && !e.name.startsWith("["))
+      // `_name` folders are Next's private folders (not routes), e.g. app/_kit.
+      .filter((e) => e.isDirectory() && !/^[([_]/.test(e.name))
       .map((e) => e.name);
     // Route groups are transparent: their children are top-level routes too.
     const grouped = fs
@@ -22,7 +23,7 @@ describe("organization slugs never shadow a top-level route", () => {
       .flatMap((g) =>
         fs
           .readdirSync(`app/${g.name}`, { withFileTypes: true })
-          .filter((e) => e.isDirectory() && !e.name.startsWith("[") && !e.name.startsWith("("))
+          .filter((e) => e.isDirectory() && !/^[([_]/.test(e.name))
           .map((e) => e.name),
       );
     const routes = [...top, ...grouped];

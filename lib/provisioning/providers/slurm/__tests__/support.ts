@@ -44,7 +44,13 @@ export async function startSlurmWorld(): Promise<SlurmWorld> {
     regionA: a.region,
     regionB: b.region,
     config,
-    pass: () => reconcileInstances(ctx, { now: new Date() }),
+    // Scoped to this world's regions: a global pass with the real clock would move other suites' instances
+    // (vitest files share one database), e.g. stop a back-filled history's instances in 2026.
+    pass: async () => {
+      const now = new Date();
+      await reconcileInstances(ctx, { now, regionCode: a.region });
+      await reconcileInstances(ctx, { now, regionCode: b.region });
+    },
     stop: async () => {
       setRegionProvider(a.region, null);
       setRegionProvider(b.region, null);
