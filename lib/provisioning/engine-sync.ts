@@ -169,6 +169,13 @@ async function allocate(
       slices: x.inst.slicesPerGpu,
     }));
   if (rows.length === 0) return;
+  // The engine placed this workload on these GPUs, so any live row of another instance there is stale (e.g. a
+  // spot job the cluster already preempted and requeued while Forja still shows it preempting): release it
+  // first, or the database's no-double-booking constraint refuses the cluster's own placement.
+  await tx.execute(sql`
+    update gpu_allocations set released_at = ${now}
+    where released_at is null and instance_id <> ${x.inst.id}
+      and node_gpu_id in (select (r->>'node_gpu_id')::uuid from jsonb_array_elements(${JSON.stringify(rows)}::jsonb) r)`);
   await tx.execute(sql`
     insert into gpu_allocations (org_id, instance_id, node_id, node_gpu_id, slices, mig_profile, allocated_at)
     select r.org_id, r.instance_id, r.node_id, r.node_gpu_id, r.slices, null, ${now}
