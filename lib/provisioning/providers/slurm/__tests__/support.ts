@@ -49,7 +49,7 @@ export async function startSlurmWorld(): Promise<SlurmWorld> {
     pass: async () => {
       const now = new Date();
       await reconcileInstances(ctx, { now, regionCode: a.region });
-      await reconcileInstances(ctx, { now, regionCode: b.region });
+      return reconcileInstances(ctx, { now, regionCode: b.region });
     },
     stop: async () => {
       setRegionProvider(a.region, null);
