@@ -82,6 +82,15 @@ export {
   TRANSITIONS,
 } from "./states";
 export { stop, stopForPolicy } from "./stop";
+export {
+  DEFAULT_SUSPEND_NOTICE_MINUTES,
+  reactivateOrganization,
+  reactivateSchema,
+  SUSPEND_FIELD_MESSAGES,
+  type SuspendResult,
+  suspendOrganization,
+  suspendSchema,
+} from "./suspend";
 export { cancel, terminate } from "./terminate";
 export type { Instance, InstanceEvent } from "./types";
 export * from "./views";

@@ -90,6 +90,7 @@ export async function assertNotSuspended(exec: Executor, orgId: string): Promise
   if (row) {
     throw new ForbiddenError(
       `Your organization is suspended by the platform operator (${row.reason}); new work cannot start.`,
+      { reason: "org_suspended", suspensionReason: row.reason },
     );
   }
 }
