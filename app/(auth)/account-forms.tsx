@@ -1,10 +1,10 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { type FormAction, useActionForm } from "@/components/settings/use-action-form";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
+import { type FormAction, useActionForm } from "@/components/ui/use-action-form";
 
 /** Forms of the account pages. Each posts to its server action, so they work without JavaScript. */
 export function ConfirmEmailForm({ action }: { action: FormAction }) {

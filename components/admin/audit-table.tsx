@@ -1,10 +1,11 @@
-import { getTranslations } from "next-intl/server";
+import { getNow, getTranslations } from "next-intl/server";
+import { RelativeTime } from "@/components/ui/relative-time";
 import type { AuditRow } from "@/lib/audit";
 import { EmptyState, tableClass, tdClass, thClass } from "./page-header";
-import { RelativeTime } from "./relative-time";
 
 /** The audit log as a table; `showOrg` adds the organization column for the platform-wide view. */
 export async function AuditTable({ rows, showOrg }: { rows: AuditRow[]; showOrg?: boolean }) {
+  const now = await getNow();
   const t = await getTranslations("Audit");
   if (rows.length === 0) return <EmptyState title={t("empty")} body={t("emptyHint")} />;
   return (
@@ -39,7 +40,7 @@ export async function AuditTable({ rows, showOrg }: { rows: AuditRow[]; showOrg?
           {rows.map((r) => (
             <tr key={r.id}>
               <td className={tdClass}>
-                <RelativeTime date={r.at} />
+                <RelativeTime date={r.at} now={now} />
               </td>
               {showOrg && <td className={tdClass}>{r.org ? r.org.name : t("platform")}</td>}
               <td className={tdClass}>

@@ -22,15 +22,8 @@ export function PageHeader({
   );
 }
 
-/** Shown instead of an empty table: says what is (not) there and what to do next. */
-export function EmptyState({ title, body }: { title: string; body?: string }) {
-  return (
-    <div className="rounded-lg border border-dashed border-slate-300 p-8 text-center dark:border-slate-700">
-      <p className="font-medium">{title}</p>
-      {body && <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{body}</p>}
-    </div>
-  );
-}
+/** The console's one empty state, re-exported beside the admin table classes it is used with. */
+export { EmptyState } from "@/components/ui/empty-state";
 
 export const tableClass = "w-full border-collapse text-left text-sm";
 export const thClass = "border-b border-slate-200 px-3 py-2 font-semibold dark:border-slate-700";

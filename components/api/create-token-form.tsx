@@ -2,11 +2,11 @@
 
 import { useTranslations } from "next-intl";
 import { useState } from "react";
-import type { FormAction } from "@/components/settings/use-action-form";
-import { useActionForm } from "@/components/settings/use-action-form";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
+import type { FormAction } from "@/components/ui/use-action-form";
+import { useActionForm } from "@/components/ui/use-action-form";
 import { curlList } from "./curl-example";
 import { SecretReveal } from "./secret-reveal";
 

@@ -3,7 +3,7 @@
 import { useTranslations } from "next-intl";
 import { useEffect, useId, useRef } from "react";
 import { Button } from "@/components/ui/button";
-import { CopyButton } from "./copy-button";
+import { CopyButton } from "@/components/ui/copy-button";
 import { CurlExample } from "./curl-example";
 
 /**
@@ -41,7 +41,7 @@ export function SecretReveal({ secret, curl, onDone }: { secret: string; curl: s
           className="rounded-md border border-slate-300 px-3 py-2 font-mono text-xs dark:border-slate-700 dark:bg-slate-900"
         />
       </div>
-      <CopyButton text={secret} label={t("copy")} />
+      <CopyButton value={secret} label={t("copy")} copiedText={t("copied")} failedText={t("copyFailed")} />
       <CurlExample label={t("tryIt")} command={curl} />
       <div>
         <Button type="button" onClick={onDone}>

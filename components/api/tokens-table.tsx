@@ -1,5 +1,5 @@
 import { getFormatter, getTranslations } from "next-intl/server";
-import type { FormAction } from "@/components/settings/use-action-form";
+import type { FormAction } from "@/components/ui/use-action-form";
 import type { ApiTokenView } from "@/lib/tenancy";
 import { RevokeToken } from "./revoke-token";
 

@@ -1,5 +1,5 @@
-import { getFormatter, getTranslations } from "next-intl/server";
-import { RelativeTime } from "@/components/admin/relative-time";
+import { getFormatter, getNow, getTranslations } from "next-intl/server";
+import { RelativeTime } from "@/components/ui/relative-time";
 import type { BudgetAlertRow } from "@/lib/budgets";
 
 /** Every threshold this budget crossed, newest first, with the amounts at the time of the alert. */
@@ -10,6 +10,7 @@ export async function BudgetAlertHistory({
   alerts: BudgetAlertRow[];
   currency: string;
 }) {
+  const now = await getNow();
   const t = await getTranslations("Costs.budgets.history");
   const format = await getFormatter();
   const money = (v: string) => format.number(Number(v), { style: "currency", currency });
@@ -49,7 +50,7 @@ export async function BudgetAlertHistory({
               {alerts.map((a) => (
                 <tr key={a.id} className="border-b border-slate-100 dark:border-slate-800">
                   <td className="py-1 pr-3">
-                    <RelativeTime date={a.createdAt} />
+                    <RelativeTime date={a.createdAt} now={now} />
                   </td>
                   <td className="py-1 pr-3">{a.period}</td>
                   <th scope="row" className="py-1 pr-3 font-normal">

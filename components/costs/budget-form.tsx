@@ -2,11 +2,11 @@
 
 import { useTranslations } from "next-intl";
 import { useState } from "react";
-import { type FormAction, useActionForm } from "@/components/settings/use-action-form";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
-import { SelectField } from "./select-field";
+import { SelectField } from "@/components/ui/select-field";
+import { type FormAction, useActionForm } from "@/components/ui/use-action-form";
 import { ThresholdRows, type ThresholdValue } from "./threshold-rows";
 
 export type BudgetFormValues = {

@@ -1,8 +1,8 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { ConfirmAction } from "@/components/settings/confirm-action";
-import type { FormAction } from "@/components/settings/use-action-form";
+import { ConfirmAction } from "@/components/ui/confirm-action";
+import type { FormAction } from "@/components/ui/use-action-form";
 
 export function DeletePolicy({ scope, action }: { scope: string; action: FormAction<unknown> }) {
   const t = useTranslations("Costs.autoShutdown.delete");

@@ -1,8 +1,8 @@
 "use client";
 
-import { type FormAction, useActionForm } from "@/components/settings/use-action-form";
 import { Button } from "@/components/ui/button";
 import { FormMessage } from "@/components/ui/form-message";
+import { type FormAction, useActionForm } from "@/components/ui/use-action-form";
 
 /** "Mark as read" for one notification (or all): a tiny form so it works from a server-rendered list. */
 export function MarkReadButton({

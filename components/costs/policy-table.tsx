@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
-import type { FormAction } from "@/components/settings/use-action-form";
+import type { FormAction } from "@/components/ui/use-action-form";
 import type { AutoShutdownPolicy } from "@/lib/autoshutdown";
 import { DeletePolicy } from "./delete-policy";
 

@@ -2,12 +2,12 @@
 
 import { useFormatter, useTranslations } from "next-intl";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { Modal } from "@/components/settings/modal";
-import { type FormAction, useActionForm } from "@/components/settings/use-action-form";
 import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
-import { SelectField } from "./select-field";
+import { SelectField } from "@/components/ui/select-field";
+import { type FormAction, useActionForm } from "@/components/ui/use-action-form";
 
 export type ReservationQuoteView = {
   gpuModelId: string;
@@ -146,7 +146,7 @@ export function ReservationPurchase({ gpuModels, regions, quoteAction, purchaseA
         ) : null}
         {buy.success ? <FormMessage message={buy.success} ok /> : null}
       </div>
-      <Modal
+      <Dialog
         dialogRef={dialogRef}
         title={t("confirmTitle")}
         description={
@@ -181,7 +181,7 @@ export function ReservationPurchase({ gpuModels, regions, quoteAction, purchaseA
             </Button>
           </div>
         </form>
-      </Modal>
+      </Dialog>
     </div>
   );
 }

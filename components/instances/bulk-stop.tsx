@@ -4,9 +4,9 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { useRef, useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import type { ActionResult } from "@/lib/core";
 import type { BulkStopResult } from "@/lib/provisioning";
-import { ConfirmDialog } from "./confirm-dialog";
 
 export type BulkStopOutcome = {
   stopped: Array<{ id: string; name: string }>;
@@ -71,6 +71,7 @@ export function BulkStop({
         description={t("bulk.confirmBody")}
         confirmLabel={t("bulk.confirm", { count: chosen.length })}
         pendingLabel={t("actions.stopping")}
+        cancelLabel={t("dialog.cancel")}
         pending={pending}
         error={error}
         onConfirm={confirm}

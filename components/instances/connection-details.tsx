@@ -1,7 +1,7 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { CopyButton } from "./copy-button";
+import { CopyButton } from "@/components/ui/copy-button";
 
 const KNOWN = ["url", "token", "endpoint", "ssh"] as const;
 
@@ -44,7 +44,7 @@ export function ConnectionDetails({ connection }: { connection: Record<string, s
                     {value}
                   </code>
                 )}
-                <CopyButton value={value} label={t("copy", { what: labelOf(key) })} />
+                <CopyButton value={value} label={t("copy", { what: labelOf(key) })} compact />
               </dd>
             </div>
           ))}

@@ -2,7 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import { Field } from "@/components/ui/field";
-import { TextAreaField } from "./form-controls";
+import { TextAreaField } from "@/components/ui/textarea-field";
 
 /** What only a container takes: command, arguments, environment and the port it serves on. */
 export function ContainerFields({ errors }: { errors?: Record<string, string[]> }) {

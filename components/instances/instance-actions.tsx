@@ -3,9 +3,9 @@
 import { useTranslations } from "next-intl";
 import { useRef, useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import type { ActionResult } from "@/lib/core";
 import type { InstanceAction } from "@/lib/provisioning";
-import { ConfirmDialog } from "./confirm-dialog";
 
 export type RunInstanceAction = (input: { action: InstanceAction; id: string }) => Promise<ActionResult>;
 
@@ -80,6 +80,7 @@ export function InstanceActions({
         description={confirming ? t(`confirm.${confirming}.body`) : ""}
         confirmLabel={confirming ? t(`confirm.${confirming}.confirm`) : ""}
         pendingLabel={t("actions.working")}
+        cancelLabel={t("dialog.cancel")}
         pending={pending}
         error={confirming ? error : undefined}
         onConfirm={() => confirming && perform(confirming)}

@@ -4,11 +4,11 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useFormatter, useTranslations } from "next-intl";
 import { useState } from "react";
+import { RelativeTime } from "@/components/ui/relative-time";
 import type { ActionResult } from "@/lib/core";
 import type { BulkStopResult, InstanceListView } from "@/lib/provisioning";
 import { BulkStop, type BulkStopOutcome, BulkStopReport } from "./bulk-stop";
 import { fetchJson, filterQuery, gpuLabel, instancesApi } from "./labels";
-import { RelativeTime } from "./relative-time";
 import { StateBadge } from "./state-badge";
 
 type Filter = { project?: string; state?: string; region?: string; page?: number };

@@ -4,10 +4,11 @@ import { useFormatter, useTranslations } from "next-intl";
 import { type FormEvent, startTransition, useActionState, useMemo, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
+import { RadioGroup } from "@/components/ui/radio-group";
+import { SelectField } from "@/components/ui/select-field";
 import type { ActionResult } from "@/lib/core";
 import { AutoShutdownFields } from "./auto-shutdown-fields";
 import { ContainerFields } from "./container-fields";
-import { RadioGroup, SelectField } from "./form-controls";
 import type {
   LaunchDefaults,
   LaunchImage,

@@ -1,7 +1,7 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { SelectField } from "./form-controls";
+import { SelectField } from "@/components/ui/select-field";
 import type { LaunchOffering, LaunchRegion } from "./launch-options";
 
 function offeringLabel(o: LaunchOffering, t: ReturnType<typeof useTranslations>): string {

@@ -1,8 +1,8 @@
 "use client";
 
 import { useTranslations } from "next-intl";
+import { RelativeTime } from "@/components/ui/relative-time";
 import type { InstanceEventView } from "@/lib/provisioning";
-import { RelativeTime } from "./relative-time";
 
 /** Every state change of the instance, newest first: from → to, why, who, when. */
 export function StatusTimeline({ events, now }: { events: InstanceEventView[]; now: string }) {

@@ -3,11 +3,11 @@
 import { useTranslations } from "next-intl";
 import { useEffect, useRef } from "react";
 import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
+import { type FormAction, useActionForm } from "@/components/ui/use-action-form";
 import { EnvironmentSelect } from "./environment-select";
-import { Modal } from "./modal";
-import { type FormAction, useActionForm } from "./use-action-form";
 
 /** Rename a project or change its environment, in a dialog opened from its row. */
 export function EditProject({
@@ -36,7 +36,7 @@ export function EditProject({
       >
         {t("edit")}
       </Button>
-      <Modal dialogRef={dialogRef} title={t("editTitle", { name: project.name })}>
+      <Dialog dialogRef={dialogRef} title={t("editTitle", { name: project.name })}>
         <form action={formAction} onSubmit={onSubmit} noValidate className="flex flex-col gap-3">
           <input type="hidden" name="projectId" value={project.id} />
           <Field
@@ -62,7 +62,7 @@ export function EditProject({
             </Button>
           </div>
         </form>
-      </Modal>
+      </Dialog>
     </>
   );
 }

@@ -2,9 +2,9 @@
 
 import { useFormatter, useTranslations } from "next-intl";
 import { Button } from "@/components/ui/button";
+import { ConfirmAction } from "@/components/ui/confirm-action";
+import { type FormAction, useActionForm } from "@/components/ui/use-action-form";
 import type { OrgRole } from "@/lib/access";
-import { ConfirmAction } from "./confirm-action";
-import { type FormAction, useActionForm } from "./use-action-form";
 
 type Invitation = {
   id: string;

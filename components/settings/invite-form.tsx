@@ -4,8 +4,8 @@ import { useTranslations } from "next-intl";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
+import { type FormAction, useActionForm } from "@/components/ui/use-action-form";
 import type { OrgRole } from "@/lib/access";
-import { type FormAction, useActionForm } from "./use-action-form";
 
 export function InviteForm({ roles, action }: { roles: OrgRole[]; action: FormAction }) {
   const t = useTranslations("Members");

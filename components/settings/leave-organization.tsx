@@ -1,8 +1,8 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { ConfirmAction } from "./confirm-action";
-import type { FormAction } from "./use-action-form";
+import { ConfirmAction } from "@/components/ui/confirm-action";
+import type { FormAction } from "@/components/ui/use-action-form";
 
 export function LeaveOrganization({ orgName, action }: { orgName: string; action: FormAction }) {
   const t = useTranslations("Settings");

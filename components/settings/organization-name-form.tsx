@@ -4,7 +4,7 @@ import { useTranslations } from "next-intl";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
-import { type FormAction, useActionForm } from "./use-action-form";
+import { type FormAction, useActionForm } from "@/components/ui/use-action-form";
 
 export function OrganizationNameForm({ name, action }: { name: string; action: FormAction }) {
   const t = useTranslations("Settings");

@@ -3,7 +3,7 @@
 import { useTranslations } from "next-intl";
 import { Button } from "@/components/ui/button";
 import { FormMessage } from "@/components/ui/form-message";
-import { type FormAction, useActionForm } from "./use-action-form";
+import { type FormAction, useActionForm } from "@/components/ui/use-action-form";
 
 /** Allowed jurisdictions as checkboxes; none checked means work may run in every region. */
 export function ResidencyForm({

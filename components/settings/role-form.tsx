@@ -2,8 +2,8 @@
 
 import { useTranslations } from "next-intl";
 import { Button } from "@/components/ui/button";
+import { type FormAction, useActionForm } from "@/components/ui/use-action-form";
 import type { OrgRole } from "@/lib/access";
-import { type FormAction, useActionForm } from "./use-action-form";
 
 /** A member's role as a select with an explicit save, so moving through options never changes anything. */
 export function RoleForm({

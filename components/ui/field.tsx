@@ -1,4 +1,5 @@
 import type { InputHTMLAttributes, ReactNode } from "react";
+import { borderClass, controlClass, describedBy, FieldErrors, FieldHint } from "./field-parts";
 
 type FieldProps = InputHTMLAttributes<HTMLInputElement> & {
   name: string;
@@ -10,10 +11,7 @@ type FieldProps = InputHTMLAttributes<HTMLInputElement> & {
 /** A labelled input whose error messages are announced and tied to it with aria-describedby. */
 export function Field({ name, label, errors, hint, id, className, ...rest }: FieldProps) {
   const inputId = id ?? `field-${name}`;
-  const errorId = `${inputId}-error`;
-  const hintId = `${inputId}-hint`;
   const invalid = Boolean(errors?.length);
-  const describedBy = [hint ? hintId : null, invalid ? errorId : null].filter(Boolean).join(" ") || undefined;
   return (
     <div className="flex flex-col gap-1">
       <label htmlFor={inputId} className="text-sm font-medium">
@@ -23,22 +21,12 @@ export function Field({ name, label, errors, hint, id, className, ...rest }: Fie
         id={inputId}
         name={name}
         aria-invalid={invalid || undefined}
-        aria-describedby={describedBy}
-        className={`rounded-md border px-3 py-2 text-sm outline-none focus-visible:ring-2 focus-visible:ring-orange-600 dark:bg-slate-900 ${
-          invalid ? "border-red-600" : "border-slate-300 dark:border-slate-700"
-        } ${className ?? ""}`}
+        aria-describedby={describedBy(inputId, Boolean(hint), invalid)}
+        className={`${controlClass} ${borderClass(invalid)} ${className ?? ""}`}
         {...rest}
       />
-      {hint ? (
-        <p id={hintId} className="text-xs text-slate-600 dark:text-slate-400">
-          {hint}
-        </p>
-      ) : null}
-      <div id={errorId} aria-live="polite" className="text-sm text-red-700 dark:text-red-400">
-        {errors?.map((e) => (
-          <p key={e}>{e}</p>
-        ))}
-      </div>
+      <FieldHint id={inputId} hint={hint} />
+      <FieldErrors id={inputId} errors={errors} />
     </div>
   );
 }

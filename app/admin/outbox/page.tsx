@@ -1,13 +1,14 @@
 import Link from "next/link";
-import { getTranslations } from "next-intl/server";
+import { getNow, getTranslations } from "next-intl/server";
 import { OutboxStatusBadge } from "@/components/admin/outbox-status";
 import { EmptyState, PageHeader, tableClass, tdClass, thClass } from "@/components/admin/page-header";
-import { Pagination } from "@/components/admin/pagination";
-import { RelativeTime } from "@/components/admin/relative-time";
+import { Pagination } from "@/components/ui/pagination";
+import { RelativeTime } from "@/components/ui/relative-time";
 import { listOutboxMessages, OUTBOX_STATUSES, type OutboxStatus } from "@/lib/admin";
 import { first, getAdminContext, type SearchParams } from "../admin-context";
 
 export default async function OutboxPage({ searchParams }: { searchParams: SearchParams }) {
+  const now = await getNow();
   const ctx = await getAdminContext();
   const sp = await searchParams;
   const raw = first(sp.status);
@@ -95,9 +96,9 @@ export default async function OutboxPage({ searchParams }: { searchParams: Searc
                   <td className={tdClass}>{m.attempts}</td>
                   <td className={`${tdClass} max-w-xs break-words text-xs`}>{m.lastError ?? "—"}</td>
                   <td className={tdClass}>
-                    <RelativeTime date={m.createdAt} />
+                    <RelativeTime date={m.createdAt} now={now} />
                   </td>
-                  <td className={tdClass}>{m.sentAt ? <RelativeTime date={m.sentAt} /> : "—"}</td>
+                  <td className={tdClass}>{m.sentAt ? <RelativeTime date={m.sentAt} now={now} /> : "—"}</td>
                 </tr>
               ))}
             </tbody>

@@ -2,7 +2,7 @@ import Form from "next/form";
 import Link from "next/link";
 import { getFormatter, getTranslations } from "next-intl/server";
 import { EmptyState, PageHeader, tableClass, tdClass, thClass } from "@/components/admin/page-header";
-import { Pagination } from "@/components/admin/pagination";
+import { Pagination } from "@/components/ui/pagination";
 import { listTenants } from "@/lib/admin";
 import { first, getAdminContext, type SearchParams } from "../admin-context";
 

@@ -1,9 +1,9 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { type FormAction, useActionForm } from "@/components/settings/use-action-form";
 import { Button } from "@/components/ui/button";
 import { FormMessage } from "@/components/ui/form-message";
+import { type FormAction, useActionForm } from "@/components/ui/use-action-form";
 
 /** Posts to the accept action (works without JavaScript); on success the action redirects into the org. */
 export function AcceptForm({ action }: { action: FormAction }) {

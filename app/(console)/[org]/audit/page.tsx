@@ -2,7 +2,7 @@ import { getTranslations } from "next-intl/server";
 import { AuditFilters } from "@/components/admin/audit-filters";
 import { AuditTable } from "@/components/admin/audit-table";
 import { PageHeader } from "@/components/admin/page-header";
-import { Pagination } from "@/components/admin/pagination";
+import { Pagination } from "@/components/ui/pagination";
 import { listAuditLog } from "@/lib/audit";
 import { ForbiddenError } from "@/lib/core";
 import { getOrgPageContext } from "../org-context";

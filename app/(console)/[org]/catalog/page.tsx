@@ -1,9 +1,10 @@
 import { getTranslations } from "next-intl/server";
 import { CatalogFilters } from "@/components/catalog/catalog-filters";
 import { CatalogEmptyState } from "@/components/catalog/empty-state";
+import { catalogHref } from "@/components/catalog/links";
 import { OfferingList } from "@/components/catalog/offering-list";
-import { Pagination } from "@/components/catalog/pagination";
 import { RegionBrowser } from "@/components/catalog/region-browser";
+import { Pagination } from "@/components/ui/pagination";
 import { listGpuModels, listOfferings, listRegions, parseCatalogFilters } from "@/lib/catalog";
 import { expectedWaits } from "@/lib/telemetry";
 import { getOrgPageContext } from "../org-context";
@@ -73,7 +74,11 @@ export default async function CatalogPage({ params, searchParams }: Props) {
                 gpuNames={gpuNames}
               />
             )}
-            <Pagination orgSlug={slug} filters={filters} page={result.page} pageCount={result.pageCount} />
+            <Pagination
+              page={result.page}
+              pageCount={result.pageCount}
+              href={(page) => catalogHref(slug, filters, { page })}
+            />
           </section>
         </div>
       </div>

@@ -1,8 +1,8 @@
 import Link from "next/link";
-import { getTranslations } from "next-intl/server";
-import { RelativeTime } from "@/components/admin/relative-time";
+import { getNow, getTranslations } from "next-intl/server";
 import { MarkReadButton } from "@/components/costs/mark-read-button";
 import { notificationTexter } from "@/components/costs/notification-text";
+import { RelativeTime } from "@/components/ui/relative-time";
 import { listNotifications } from "@/lib/notify";
 import { getOrgPageContext } from "../org-context";
 import { markReadAction } from "./actions";
@@ -16,6 +16,7 @@ export default async function NotificationsPage({
   params: Promise<{ org: string }>;
   searchParams: Promise<Search>;
 }) {
+  const now = await getNow();
   const { org: slug } = await params;
   const unreadOnly = (await searchParams).show === "unread";
   const { ctx, org } = await getOrgPageContext(slug);
@@ -76,7 +77,7 @@ export default async function NotificationsPage({
                   {isUnread ? (
                     <span className="font-semibold text-orange-800 dark:text-orange-300">{t("unread")}</span>
                   ) : null}
-                  <RelativeTime date={n.createdAt} />
+                  <RelativeTime date={n.createdAt} now={now} />
                 </div>
                 <h2 className={`text-sm ${isUnread ? "font-semibold" : "font-medium"}`}>{title}</h2>
                 <p className="text-sm text-slate-700 dark:text-slate-300">{body}</p>

@@ -1,10 +1,10 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { getTranslations } from "next-intl/server";
+import { getNow, getTranslations } from "next-intl/server";
 import { HtmlPreview } from "@/components/admin/html-preview";
 import { OutboxStatusBadge } from "@/components/admin/outbox-status";
 import { PageHeader } from "@/components/admin/page-header";
-import { RelativeTime } from "@/components/admin/relative-time";
+import { RelativeTime } from "@/components/ui/relative-time";
 import { getOutboxMessage } from "@/lib/admin";
 import { NotFoundError } from "@/lib/core";
 import { getAdminContext } from "../../admin-context";
@@ -20,16 +20,22 @@ async function load(id: string) {
 }
 
 export default async function OutboxMessagePage({ params }: { params: Promise<{ id: string }> }) {
+  const now = await getNow();
   const { id } = await params;
   const [m, t] = await Promise.all([load(id), getTranslations("Admin.outbox")]);
   const facts: Array<[string, React.ReactNode]> = [
     [t("to"), m.toAddress],
     [t("statusLabel"), <OutboxStatusBadge key="s" status={m.status} />],
     [t("attempts"), m.attempts],
-    [t("created"), <RelativeTime key="c" date={m.createdAt} />],
-    [t("sent"), m.sentAt ? <RelativeTime key="t" date={m.sentAt} /> : "—"],
+    [t("created"), <RelativeTime key="c" date={m.createdAt} now={now} />],
+    [t("sent"), m.sentAt ? <RelativeTime key="t" date={m.sentAt} now={now} /> : "—"],
     ...(m.status === "pending"
-      ? [[t("nextAttempt"), <RelativeTime key="n" date={m.nextAttemptAt} />] as [string, React.ReactNode]]
+      ? [
+          [t("nextAttempt"), <RelativeTime key="n" date={m.nextAttemptAt} now={now} />] as [
+            string,
+            React.ReactNode,
+          ],
+        ]
       : []),
     [t("lastError"), m.lastError ?? "—"],
     [t("organization"), m.orgSlug ?? "—"],

@@ -3,6 +3,7 @@ import { getTranslations } from "next-intl/server";
 import { InstanceFilters } from "@/components/instances/instance-filters";
 import { InstancesTable } from "@/components/instances/instances-table";
 import { filterQuery } from "@/components/instances/labels";
+import { Pagination } from "@/components/ui/pagination";
 import { roleAtLeast } from "@/lib/access";
 import { listRegions } from "@/lib/catalog";
 import { INSTANCE_STATES, type InstanceState, loadInstanceList } from "@/lib/provisioning";
@@ -72,19 +73,7 @@ export default async function InstancesPage({
         stopAction={stopInstancesAction.bind(null, slug)}
       />
       {pageCount > 1 ? (
-        <nav aria-label={t("pagination.label")} className="flex items-center gap-3 text-sm">
-          <span>{t("pagination.summary", { page, pageCount, total: initial.total })}</span>
-          {page > 1 ? (
-            <Link className="underline" href={pageHref(page - 1)} rel="prev">
-              {t("pagination.previous")}
-            </Link>
-          ) : null}
-          {page < pageCount ? (
-            <Link className="underline" href={pageHref(page + 1)} rel="next">
-              {t("pagination.next")}
-            </Link>
-          ) : null}
-        </nav>
+        <Pagination page={page} pageCount={pageCount} total={initial.total} href={pageHref} />
       ) : null}
     </div>
   );

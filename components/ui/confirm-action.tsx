@@ -3,9 +3,9 @@
 import { useTranslations } from "next-intl";
 import { type ReactNode, useEffect, useRef } from "react";
 import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
 import { FormMessage } from "@/components/ui/form-message";
-import { Modal } from "./modal";
-import { type FormAction, useActionForm } from "./use-action-form";
+import { type FormAction, useActionForm } from "@/components/ui/use-action-form";
 
 /**
  * A destructive action behind a confirmation dialog. The trigger opens the dialog with Cancel focused (the
@@ -48,7 +48,7 @@ export function ConfirmAction({
       >
         {trigger}
       </Button>
-      <Modal dialogRef={dialogRef} title={title} description={description}>
+      <Dialog dialogRef={dialogRef} title={title} description={description}>
         <form action={formAction} onSubmit={onSubmit} className="flex flex-col gap-3">
           {Object.entries(fields).map(([name, value]) => (
             <input key={name} type="hidden" name={name} value={value} />
@@ -64,7 +64,7 @@ export function ConfirmAction({
             </Button>
           </div>
         </form>
-      </Modal>
+      </Dialog>
     </>
   );
 }
