@@ -17,6 +17,8 @@ export default async function AdminLayout({ children }: { children: ReactNode })
     { href: "/admin", label: t("nav.overview") },
     { href: "/admin/tenants", label: t("nav.tenants") },
     { href: "/admin/fleet", label: t("nav.fleet") },
+    { href: "/admin/quotas", label: t("nav.quotas") },
+    { href: "/admin/quota-requests", label: t("nav.quotaRequests") },
     { href: "/admin/capacity", label: tCharts("capacity.navLabel") },
     { href: "/admin/outbox", label: t("nav.outbox") },
     { href: "/admin/audit", label: t("nav.audit") },

@@ -61,7 +61,16 @@ export async function setOrgQuota(ctx: Ctx, raw: unknown) {
       throw new ConflictError(
         `${org.name} holds ${gpusOfSlices(guaranteedNow)} GPUs within its nominal quota; lowering it to ` +
           `${input.nominalGpus} reclaims ${reclaim.length} running instance(s) with notice. Confirm to go ahead.`,
-        { reason: "quota_below_use", heldGpus: gpusOfSlices(before.held), reclaim },
+        {
+          reason: "quota_below_use",
+          org: org.name,
+          heldGpus: gpusOfSlices(before.held),
+          guaranteedGpus: gpusOfSlices(guaranteedNow),
+          nominalGpus: input.nominalGpus,
+          reclaimCount: reclaim.length,
+          reclaimNames: reclaim.map((r) => r.name).join(", "),
+          reclaim,
+        },
       );
     }
     const now = nowOf(ctx);

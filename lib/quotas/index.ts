@@ -33,6 +33,18 @@ export {
 } from "./gate";
 export { checkQuotaInvariants, type QuotaViolation } from "./invariant";
 export { DEFAULT_QUOTA_GPUS, type EffectiveLevel, effectiveLevels, SEEDED_QUOTA_GPUS } from "./levels";
+export {
+  type CohortRow,
+  listCohorts,
+  listQuotaDefaults,
+  listQuotaHistory,
+  listQuotaTable,
+  type QuotaChoices,
+  type QuotaDefaultRow,
+  type QuotaHistoryRow,
+  type QuotaTableRow,
+  quotaChoices,
+} from "./overview";
 export { type QuotaLeft, quotaLeft, seedDefaultQuotas } from "./preview";
 export { QUEUE_REASON_CODES, type QueueReason, type QueueReasonCode, reasonAsksForQuota } from "./reasons";
 export {

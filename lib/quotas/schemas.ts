@@ -1,10 +1,11 @@
 import { z } from "zod";
+import { fieldMessages } from "@/lib/core";
 
 /**
  * Every field message lib/quotas produces, by a stable key. The English text is the API's problem detail;
  * the UI shows the same key from the catalog (messages/<locale>/quotas.json, namespace QuotaFieldErrors).
  */
-export const QUOTA_FIELD_MESSAGES = {
+export const QUOTA_FIELD_MESSAGES = fieldMessages("QuotaFieldErrors", {
   gpusWhole: "Enter a whole number of GPUs, 0 or more",
   gpusTooMany: "At most 100000 GPUs",
   lendingAboveNominal: "The lending limit cannot be larger than the nominal quota",
@@ -24,7 +25,7 @@ export const QUOTA_FIELD_MESSAGES = {
   requestedInvalid: "Enter the total number of GPUs you need, 1 or more",
   requestAboveNominal: "Ask for more than your current nominal quota",
   decisionRequired: "Choose approve or deny",
-} as const;
+});
 const M = QUOTA_FIELD_MESSAGES;
 
 const gpus = z.coerce

@@ -78,6 +78,8 @@ export const PAGE_ACCESS: Record<string, Level> = {
   "/admin/fleet": "operator",
   "/admin/outbox": "operator",
   "/admin/outbox/[id]": "operator",
+  "/admin/quotas": "operator",
+  "/admin/quota-requests": "operator",
   "/admin/tenants": "operator",
 };
 
@@ -114,6 +116,11 @@ export const ACTION_ACCESS: Record<string, Level> = {
   "(console)/[org]/settings/tokens/actions.ts#revokeTokenAction": "viewer",
   "(console)/[org]/usage/reservations/actions.ts#quoteReservationAction": "viewer",
   "(console)/[org]/usage/reservations/actions.ts#purchaseReservationAction": "admin",
+  "admin/quotas/actions.ts#setOrgQuotaAction": "operator",
+  "admin/quota-requests/actions.ts#decideQuotaRequestAction": "operator",
+  "admin/quotas/actions.ts#setQuotaDefaultAction": "operator",
+  "admin/quotas/actions.ts#createCohortAction": "operator",
+  "admin/quotas/actions.ts#setCohortMemberAction": "operator",
 };
 
 const ORDER: OrgLevel[] = ["viewer", "member", "admin", "owner"];
