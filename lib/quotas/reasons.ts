@@ -9,6 +9,13 @@ export const QUEUE_REASON_CODES = [
   "project_share_used",
   "budget_blocked",
   "org_suspended",
+  // A region on Kubernetes: the cluster's own scheduler has not placed the pod (PodScheduled=False); `detail` is
+  // the scheduler's message (lib/provisioning/providers/kubernetes/pod-state.ts).
+  "cluster_insufficient",
+  "cluster_no_matching_node",
+  "cluster_nodes_reserved",
+  "cluster_scheduler",
+  "cluster_waiting",
 ] as const;
 export type QueueReasonCode = (typeof QUEUE_REASON_CODES)[number];
 export type QueueReason = { code: QueueReasonCode; params: Record<string, string | number> };

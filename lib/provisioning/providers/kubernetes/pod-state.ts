@@ -2,7 +2,7 @@ import type { V1Pod } from "@kubernetes/client-node";
 
 /** What a pod says about its instance; the sync pass turns it into a lifecycle transition. */
 export type PodObservation =
-  | { kind: "unscheduled"; reason: string }
+  | { kind: "unscheduled"; reason: string; queueReason: ClusterQueueReason }
   | { kind: "scheduled"; nodeName: string }
   | { kind: "running"; nodeName: string; startedAt: Date | null }
   | { kind: "succeeded" }
@@ -31,19 +31,41 @@ const DISRUPTIONS: Record<string, string> = {
 };
 
 /**
- * The scheduler's "0/3 nodes are available: 2 Insufficient nvidia.com/gpu, 1 node(s) had untolerated taint…"
- * in words a tenant reads, with the scheduler's own message kept after it for the operator.
+ * Why the cluster's scheduler has not placed the pod, as a code of the QueueReasons catalog (messages/en|es/quotas.json)
+ * that the console shows in the reader's language; `detail` keeps the scheduler's own message for the operator.
  */
-export function unschedulableInWords(message: string): string {
+export type ClusterQueueReason =
+  | { code: "cluster_insufficient"; params: { resource: string; detail: string } }
+  | { code: "cluster_no_matching_node"; params: { detail: string } }
+  | { code: "cluster_nodes_reserved"; params: { detail: string } }
+  | { code: "cluster_scheduler"; params: { detail: string } }
+  | { code: "cluster_waiting"; params: Record<string, never> };
+
+/** The scheduler's "0/3 nodes are available: 2 Insufficient nvidia.com/gpu, 1 node(s) had untolerated taint…". */
+export function unschedulableReason(message: string): ClusterQueueReason {
+  const detail = message;
   const gpu = /Insufficient (nvidia\.com\/(?:gpu|mig-\d+g\.\d+gb(?:\+[a-z]+)?))/.exec(message);
-  if (gpu) return `Waiting for the cluster: no node has a free ${gpu[1]} right now (${message})`;
+  if (gpu?.[1]) return { code: "cluster_insufficient", params: { resource: gpu[1], detail } };
   if (/didn't match Pod's node affinity|node affinity\/selector/.test(message)) {
-    return `Waiting for the cluster: no node with this GPU model is available (${message})`;
+    return { code: "cluster_no_matching_node", params: { detail } };
   }
-  if (/untolerated taint/.test(message)) {
-    return `Waiting for the cluster: the free nodes are reserved for other work (${message})`;
+  if (/untolerated taint/.test(message)) return { code: "cluster_nodes_reserved", params: { detail } };
+  return { code: "cluster_scheduler", params: { detail } };
+}
+
+/** The same in English words, kept as the instance's state reason (API, events, operator logs). */
+export function unschedulableInWords(message: string): string {
+  const r = unschedulableReason(message);
+  switch (r.code) {
+    case "cluster_insufficient":
+      return `Waiting for the cluster: no node has a free ${r.params.resource} right now (${message})`;
+    case "cluster_no_matching_node":
+      return `Waiting for the cluster: no node with this GPU model is available (${message})`;
+    case "cluster_nodes_reserved":
+      return `Waiting for the cluster: the free nodes are reserved for other work (${message})`;
+    default:
+      return `Waiting for the cluster's scheduler (${message})`;
   }
-  return `Waiting for the cluster's scheduler (${message})`;
 }
 
 export function observePod(pod: V1Pod): PodObservation {
@@ -82,10 +104,17 @@ export function observePod(pod: V1Pod): PodObservation {
   }
   if (nodeName) return { kind: "scheduled", nodeName };
   const sched = conditions.find((c) => c.type === "PodScheduled");
-  if (sched?.status === "False")
+  if (sched?.status === "False") {
+    const message = sched.message ?? sched.reason ?? "Unschedulable";
     return {
       kind: "unscheduled",
-      reason: unschedulableInWords(sched.message ?? sched.reason ?? "Unschedulable"),
+      reason: unschedulableInWords(message),
+      queueReason: unschedulableReason(message),
     };
-  return { kind: "unscheduled", reason: "Waiting for the cluster's scheduler" };
+  }
+  return {
+    kind: "unscheduled",
+    reason: "Waiting for the cluster's scheduler",
+    queueReason: { code: "cluster_waiting", params: {} },
+  };
 }

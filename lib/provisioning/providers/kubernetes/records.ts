@@ -33,6 +33,7 @@ export type RegionInstance = WorkloadSpec & {
   autoRecover: boolean;
   queuedAt: Date | null;
   stateReason: string | null;
+  queueReason: { code: string; params: Record<string, string | number> } | null;
   gpuModelId: string;
   /** What the instance's name says in the console. */
   name: string;
@@ -91,6 +92,7 @@ export async function loadRegionInstances(
     autoRecover: i.autoRecover,
     queuedAt: i.queuedAt,
     stateReason: i.stateReason,
+    queueReason: i.queueReason ?? null,
     gpuModelId: i.gpuModelId,
   }));
 }

@@ -9,7 +9,7 @@ import { call, KubeApiError } from "./client";
 import { discoverNode } from "./discovery";
 import { collectGarbage } from "./gc";
 import { namespaceFor, objectNames } from "./names";
-import { observePod } from "./pod-state";
+import { type ClusterQueueReason, observePod } from "./pod-state";
 import { loadRegionInstances, type RegionInstance, syncDiscoveredNodes } from "./records";
 import { ensureWatch, type RegionRuntime } from "./runtime";
 
@@ -53,7 +53,9 @@ export async function syncKubernetesRegion(
   const insts = await loadRegionInstances(db, cfg.region, products);
   // Per instance, the transitions it goes through in this pass, in order (queued → provisioning → running).
   const chains = new Map<string, Transition[]>();
-  const reasons: Array<{ id: string; reason: string }> = [];
+  // A queued instance's reason: the scheduler's, as a catalog code the console words in the reader's language
+  // (queue_reason), or an API error in the operator's words (state_reason). One of the two, never both.
+  const reasons: Array<{ id: string; reason: string | null; queueReason: ClusterQueueReason | null }> = [];
   const move = (i: RegionInstance, to: Transition["to"], reason: string, patch: Transition["patch"] = {}) => {
     const chain = chains.get(i.instanceId) ?? [];
     const from = chain.at(-1)?.to ?? i.state;
@@ -100,7 +102,11 @@ export async function syncKubernetesRegion(
           await applyWorkload(api, cfg, i, rt.namespaces);
           result.created++;
           if (i.stateReason)
-            reasons.push({ id: i.instanceId, reason: "Waiting for the cluster's scheduler" });
+            reasons.push({
+              id: i.instanceId,
+              reason: null,
+              queueReason: { code: "cluster_waiting", params: {} },
+            });
         } else if (i.state === "running") {
           // The pod went away without Forja deleting it: its node was removed (spot reclaim, scale-down).
           preempt(i, "Preempted: the cluster removed the pod (its node went away)", move, now);
@@ -115,14 +121,15 @@ export async function syncKubernetesRegion(
       const nodeId = "nodeName" in obs ? (nodeIds.get(obs.nodeName) ?? null) : null;
       switch (obs.kind) {
         case "unscheduled":
-          if (i.state === "queued" && i.stateReason !== obs.reason)
-            reasons.push({ id: i.instanceId, reason: obs.reason });
+          if (i.state === "queued" && !sameReason(i.queueReason, obs.queueReason))
+            reasons.push({ id: i.instanceId, reason: null, queueReason: obs.queueReason });
           break;
         case "scheduled":
           if (i.state === "queued")
             move(i, "provisioning", `The cluster placed it on ${obs.nodeName}`, {
               nodeId,
               stateReason: null,
+              queueReason: null,
               stateDeadline: null,
             });
           break;
@@ -133,6 +140,7 @@ export async function syncKubernetesRegion(
             move(i, "provisioning", `The cluster placed it on ${obs.nodeName}`, {
               nodeId,
               stateReason: null,
+              queueReason: null,
             });
           move(i, "running", "The workload is up", {
             nodeId,
@@ -178,7 +186,8 @@ export async function syncKubernetesRegion(
       if (e.permanent && i.state === "queued") {
         move(i, "provisioning", "Handed to the cluster");
         move(i, "failed", e.message, { stateReason: e.message });
-      } else if (i.state === "queued") reasons.push({ id: i.instanceId, reason: e.message });
+      } else if (i.state === "queued")
+        reasons.push({ id: i.instanceId, reason: e.message, queueReason: null });
     }
   }
   await db.transaction(async (tx) => {
@@ -193,12 +202,18 @@ export async function syncKubernetesRegion(
     }
     for (const r of reasons) {
       await tx.execute(
-        sql`update instances set state_reason = ${r.reason} where id = ${r.id} and state = 'queued'`,
+        sql`update instances set state_reason = ${r.reason},
+          queue_reason = ${r.queueReason ? JSON.stringify(r.queueReason) : null}::jsonb
+          where id = ${r.id} and state = 'queued'`,
       );
     }
   });
   result.collected = await collectGarbage(db, rt);
   return result;
+}
+
+function sameReason(a: RegionInstance["queueReason"], b: ClusterQueueReason): boolean {
+  return a?.code === b.code && JSON.stringify(a.params) === JSON.stringify(b.params);
 }
 
 type Move = (i: RegionInstance, to: Transition["to"], reason: string, patch?: Transition["patch"]) => void;

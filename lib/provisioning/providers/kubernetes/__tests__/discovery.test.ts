@@ -1,8 +1,10 @@
 import type { V1Node } from "@kubernetes/client-node";
+import { createTranslator } from "next-intl";
 import { describe, expect, it } from "vitest";
+import { allCatalogs } from "@/messages";
 import { parseKubernetesRegion } from "../config";
 import { discoverNode, modelOfProduct } from "../discovery";
-import { observePod } from "../pod-state";
+import { observePod, unschedulableReason } from "../pod-state";
 
 const cfg = parseKubernetesRegion({ region: "k8s-test", productModels: { "Tesla-A100-Custom": "a100" } });
 function node(
@@ -144,6 +146,36 @@ describe("pod states", () => {
       reason: expect.stringMatching(
         /^Waiting for the cluster: no node has a free nvidia\.com\/mig-1g\.10gb right now/,
       ),
+      queueReason: {
+        code: "cluster_insufficient",
+        params: {
+          resource: "nvidia.com/mig-1g.10gb",
+          detail: "0/3 nodes are available: 3 Insufficient nvidia.com/mig-1g.10gb.",
+        },
+      },
     });
+  });
+  it("each scheduler reason is a QueueReasons code worded in en and es", () => {
+    const cases: Array<[string, string]> = [
+      ["0/3 nodes are available: 3 Insufficient nvidia.com/gpu.", "cluster_insufficient"],
+      [
+        "0/2 nodes are available: 2 node(s) didn't match Pod's node affinity/selector.",
+        "cluster_no_matching_node",
+      ],
+      ["0/1 nodes are available: 1 node(s) had untolerated taint {team: ml}.", "cluster_nodes_reserved"],
+      ["0/1 nodes are available: 1 Too many pods.", "cluster_scheduler"],
+    ];
+    for (const [message, code] of cases) {
+      const r = unschedulableReason(message);
+      expect(r.code).toBe(code);
+      for (const locale of ["en", "es"] as const) {
+        const t = createTranslator({ locale, messages: allCatalogs[locale], namespace: "QueueReasons" });
+        const words = t(r.code, r.params);
+        expect(words).toContain(message);
+        expect(words).not.toContain("QueueReasons");
+      }
+    }
+    const waiting = observePod(pod({ phase: "Pending" }, { containers: [] }));
+    expect(waiting).toMatchObject({ queueReason: { code: "cluster_waiting" } });
   });
 });

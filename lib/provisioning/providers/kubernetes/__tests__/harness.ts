@@ -76,9 +76,10 @@ export async function k8sWorld(over: Partial<KubernetesRegionInput> = {}) {
     const r = await getDb().execute<{
       state: string;
       state_reason: string | null;
+      queue_reason: { code: string; params: Record<string, string | number> } | null;
       node_id: string | null;
       connection: Record<string, string> | null;
-    }>(sql`select state, state_reason, node_id, connection from instances where id = ${id}`);
+    }>(sql`select state, state_reason, queue_reason, node_id, connection from instances where id = ${id}`);
     return r.rows[0];
   }
   /** A restarted worker: a new runtime (new client, new watch) for the same region. */

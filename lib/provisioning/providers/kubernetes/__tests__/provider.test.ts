@@ -1,6 +1,8 @@
+import { createTranslator } from "next-intl";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launch, stop, terminate } from "@/lib/provisioning";
 import { bigQuota, newOrg, notebookSpec } from "@/lib/provisioning/__tests__/fixtures";
+import { allCatalogs } from "@/messages";
 import { H100, k8sWorld } from "./harness";
 
 let w: Awaited<ReturnType<typeof k8sWorld>>;
@@ -70,8 +72,22 @@ describe("the Kubernetes provider against the API server stand-in", () => {
     const states = [await w.state(instance.id), await w.state(other.instance.id)];
     const queued = states.find((s) => s?.state === "queued");
     expect(states.map((s) => s?.state).sort()).toEqual(["queued", "running"]);
-    expect(queued?.state_reason).toMatch(
-      /no node has a free nvidia\.com\/gpu right now \(0\/2 nodes are available/,
+    // A catalog code with the resource and the scheduler's words: the console says it in en or es.
+    expect(queued?.state_reason).toBeNull();
+    expect(queued?.queue_reason).toEqual({
+      code: "cluster_insufficient",
+      params: { resource: "nvidia.com/gpu", detail: expect.stringMatching(/^0\/2 nodes are available/) },
+    });
+    const words = (locale: "en" | "es") =>
+      createTranslator({ locale, messages: allCatalogs[locale], namespace: "QueueReasons" })(
+        "cluster_insufficient",
+        queued?.queue_reason?.params,
+      );
+    expect(words("en")).toMatch(
+      /^Waiting for the cluster: no node has a free nvidia\.com\/gpu right now\. .*0\/2 nodes/,
+    );
+    expect(words("es")).toMatch(
+      /^Esperando al clúster: ahora mismo ningún nodo tiene libre nvidia\.com\/gpu\. .*0\/2 nodes/,
     );
     await terminate(o.ctx, o.slug, instance.id);
     await terminate(o.ctx, o.slug, other.instance.id);
