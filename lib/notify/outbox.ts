@@ -1,6 +1,7 @@
 import "server-only";
 import { and, asc, eq, lte } from "drizzle-orm";
 import type { Transporter } from "nodemailer";
+import { checkpoint } from "@/lib/core";
 import { type Executor, getDb } from "@/lib/db/client";
 import { outbox } from "@/lib/db/schema";
 import { redact, SECRET_PLACEHOLDER, seal, unseal } from "./sealed";
@@ -111,6 +112,7 @@ async function deliverOne(transport: Transporter, now: Date): Promise<Outcome> {
       .for("update", { skipLocked: true });
     if (!row) return "none";
     const attempts = row.attempts + 1;
+    await checkpoint("outbox.claimed");
     try {
       await transport.sendMail({
         from: mailFrom(),
@@ -121,6 +123,8 @@ async function deliverOne(transport: Transporter, now: Date): Promise<Outcome> {
         // A stable Message-ID lets receivers drop a duplicate if a crash between send and commit resends it.
         messageId: `<${row.id}@forja.localhost>`,
       });
+      // Killed here (sent, not yet recorded), the row is sent again with the same Message-ID.
+      await checkpoint("outbox.sent");
       await tx
         .update(outbox)
         .set({ status: "sent", sentAt: now, attempts, lastError: null, secretSealed: null })

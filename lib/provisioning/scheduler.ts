@@ -1,6 +1,6 @@
 import "server-only";
 import { and, asc, desc, eq, sql } from "drizzle-orm";
-import { type Ctx, nowOf } from "@/lib/core";
+import { type Ctx, checkpoint, nowOf } from "@/lib/core";
 import { getDb, type Tx, withReadCommittedTx } from "@/lib/db/client";
 import { instances } from "@/lib/db/schema";
 import { loadRegionHolders, loadRegionNodes } from "./fleet-state";
@@ -155,6 +155,8 @@ async function placeRegion(
       from jsonb_to_recordset(${JSON.stringify(allocRows)}::jsonb)
         as r(org_id uuid, instance_id uuid, node_id uuid, node_gpu_id uuid, slices int, mig_profile text)`);
   }
+  // Killed here, the placement transaction (transitions and allocations) is rolled back as one.
+  await checkpoint("scheduler.placed");
   const reclaimedSet = new Set(gate.reclaim);
   const spotPreempt = decisions.preemptions.filter((id) => !reclaimedSet.has(id));
   if (spotPreempt.length > 0) await preemptForCapacity(tx, ctx, spotPreempt, now, spotNoticeMs);
