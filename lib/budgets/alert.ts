@@ -2,7 +2,7 @@ import "server-only";
 import { eq, sql } from "drizzle-orm";
 import { POLICY_ACTOR } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
-import type { Ctx } from "@/lib/core";
+import { type Ctx, checkpoint } from "@/lib/core";
 import { type Tx, withTx } from "@/lib/db/client";
 import { budgetAlerts, organizations, projects } from "@/lib/db/schema";
 import type { Forecast, Month } from "@/lib/metering";
@@ -105,6 +105,8 @@ export async function fireBudgetAlert(
       });
       if (id) emails++;
     }
+    // Killed here, the alert row and its emails are rolled back together: the next pass fires it once.
+    await checkpoint("budgets.alert.enqueued");
     const en = costTexts(null);
     const scope = budgetScope(en, facts);
     await createNotification(tx, {

@@ -1,6 +1,6 @@
 import "server-only";
 import { and, eq, inArray, lte, notInArray, sql } from "drizzle-orm";
-import { type Ctx, nowOf } from "@/lib/core";
+import { type Ctx, checkpoint, nowOf } from "@/lib/core";
 import { type Tx, withTx } from "@/lib/db/client";
 import { instances } from "@/lib/db/schema";
 import { followEngineRegion } from "./engine-sync";
@@ -164,6 +164,8 @@ async function dueDeadlines(
     requeue.filter((t) => moved.has(t.id)),
   );
   result.requeued += back.size;
+  // Killed here, the batch's transitions are rolled back as one; the next pass finds them due again.
+  await checkpoint("reconcile.transitioned");
   return due.length;
 }
 

@@ -2,13 +2,17 @@ import { and, eq, inArray, isNull } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { evaluateAutoShutdown, setAutoShutdownPolicy } from "@/lib/autoshutdown";
 import { auditOf, mailsTo, noticesOf } from "@/lib/autoshutdown/__tests__/helpers";
+import { createBudget, evaluateBudgets } from "@/lib/budgets";
 import { systemCtx } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import {
+  budgetAlerts,
   gpuAllocations,
   instanceEvents,
   instances,
   meteringCursors,
+  notifications,
+  outbox,
   shutdownWarnings,
 } from "@/lib/db/schema";
 import { meterUsage } from "@/lib/metering";
@@ -27,6 +31,7 @@ import {
   launch,
   placeQueuedInstances,
   policyStop,
+  reconcileInstances,
   setProvider,
 } from "@/lib/provisioning";
 import { bigQuota, newFleet, newOrg, notebookSpec, testClock } from "@/lib/provisioning/__tests__/fixtures";
@@ -85,7 +90,7 @@ describe("crash test: a pass SIGKILLed at each checkpoint, then run again", () =
     });
   }
 
-  it("scheduler killed at scheduler.placed: nothing half-placed, then each instance booked once", async () => {
+  it("scheduler and reconcile killed at scheduler.placed and reconcile.transitioned: nothing half-done, each instance booked and started once", async () => {
     const fleet = await newFleet([{ gpus: 8 }]);
     const clock = testClock();
     const o = await newOrg("crashsched", clock);
@@ -125,6 +130,29 @@ describe("crash test: a pass SIGKILLed at each checkpoint, then run again", () =
     const rows = await live();
     expect(rows).toHaveLength(6);
     expect(new Set(rows.map((r) => r.nodeGpuId)).size).toBe(6);
+    expect(await checkCapacityInvariants(db, { regionCode: fleet.region })).toEqual([]);
+
+    // Reconcile killed at reconcile.transitioned once the provisioning delay is over: still provisioning,
+    // then on the rerun each instance is running once (one event), on the GPUs it was booked.
+    clock.advance(30_000);
+    const due = clock.now().toISOString();
+    const killedR = await killAt("reconcile.transitioned", "reconcile", {
+      now: due,
+      regionCode: fleet.region,
+    });
+    expect(killedR).toEqual({ paused: "reconcile.transitioned", signal: "SIGKILL" });
+    expect(await states()).toEqual(["provisioning", "provisioning", "provisioning"]);
+    const reconcile = () =>
+      reconcileInstances(systemCtx("provider", { now: clock.now }), { regionCode: fleet.region });
+    await reconcile();
+    await reconcile();
+    expect(await states()).toEqual(["running", "running", "running"]);
+    const runningEvents = await db
+      .select()
+      .from(instanceEvents)
+      .where(and(inArray(instanceEvents.instanceId, ids), eq(instanceEvents.toState, "running")));
+    expect(runningEvents).toHaveLength(3);
+    expect((await live()).map((r) => r.id).sort()).toEqual(rows.map((r) => r.id).sort());
     expect(await checkCapacityInvariants(db, { regionCode: fleet.region })).toEqual([]);
   });
 
@@ -191,4 +219,53 @@ describe("crash test: a pass SIGKILLed at each checkpoint, then run again", () =
       expect(await outcome(crashed.org.org.id, crashed.inst.id)).toEqual(expected);
     });
   }
+
+  it("budgets killed at budgets.alert.enqueued: each crossing alerted once, one email per recipient", async () => {
+    const AT = "2030-03-03T01:00:00Z";
+    async function budgeted(label: string) {
+      const org = await newBillingOrg(billingClock("2030-03-01T00:00:00Z"), label);
+      await scriptedInstance(org, cat, [
+        ["2030-02-28T23:55:00Z", "requested"],
+        ["2030-02-28T23:55:00Z", "queued"],
+        ["2030-02-28T23:55:00Z", "provisioning"],
+        ["2030-03-01T00:00:00Z", "running"],
+      ]);
+      await createBudget(org.ctx, org.slug, {
+        name: "Research",
+        amountUsd: 100,
+        recipientUserIds: [org.user.id],
+        recipientEmails: ["finance@example.test"],
+      });
+      await meterUsage(systemCtx("metering"), { now: new Date(AT), orgIds: [org.org.id] });
+      return org;
+    }
+    const evaluate = (orgId: string) =>
+      evaluateBudgets(systemCtx("budgets"), { now: new Date(AT), orgIds: [orgId], stop: policyStop });
+    const db = getDb();
+    const left = async (orgId: string) => ({
+      alerts: (await db.select().from(budgetAlerts).where(eq(budgetAlerts.orgId, orgId)))
+        .map((a) => `${a.kind}:${a.pct}`)
+        .sort(),
+      emails: (await db.select().from(outbox).where(eq(outbox.orgId, orgId))).map((m) => m.toAddress).sort(),
+      notices: (await db.select().from(notifications).where(eq(notifications.orgId, orgId))).length,
+    });
+    const control = await budgeted("crashctl");
+    await evaluate(control.org.id);
+    const expected = await left(control.org.id);
+    expect(expected.alerts.length).toBeGreaterThan(0);
+    expect(expected.emails.length).toBe(expected.alerts.length * 2);
+
+    const crashed = await budgeted("crash");
+    const killed = await killAt("budgets.alert.enqueued", "budgets", { now: AT, orgIds: [crashed.org.id] });
+    expect(killed).toEqual({ paused: "budgets.alert.enqueued", signal: "SIGKILL" });
+    expect(await left(crashed.org.id)).toEqual({ alerts: [], emails: [], notices: 0 });
+    await evaluate(crashed.org.id);
+    await evaluate(crashed.org.id);
+    const got = await left(crashed.org.id);
+    expect(got.alerts).toEqual(expected.alerts);
+    expect(got.notices).toBe(expected.notices);
+    // Same recipients, each once per crossing (the org's owner address differs between the two orgs).
+    expect(got.emails.length).toBe(expected.emails.length);
+    expect(got.emails.filter((e) => e === "finance@example.test")).toHaveLength(expected.alerts.length);
+  });
 });

@@ -4,11 +4,12 @@
  * SIGKILLed. Arguments: the pass name and a JSON object of its options (`now` as an ISO string).
  */
 import { evaluateAutoShutdown } from "@/lib/autoshutdown";
+import { evaluateBudgets } from "@/lib/budgets";
 import { systemCtx } from "@/lib/core";
 import { closeDb } from "@/lib/db/client";
 import { meterUsage } from "@/lib/metering";
 import { deliverOutbox } from "@/lib/notify";
-import { placeQueuedInstances, policyStop } from "@/lib/provisioning";
+import { placeQueuedInstances, policyStop, reconcileInstances } from "@/lib/provisioning";
 
 const [pass, raw = "{}"] = process.argv.slice(2);
 const args = JSON.parse(raw) as { now: string; orgIds?: string[]; regionCode?: string };
@@ -25,6 +26,10 @@ if (pass === "metering") {
   await evaluateAutoShutdown(systemCtx("policy"), { now, orgIds: args.orgIds, stop: policyStop });
 } else if (pass === "outbox") {
   await deliverOutbox({ now });
+} else if (pass === "budgets") {
+  await evaluateBudgets(systemCtx("budgets"), { now, orgIds: args.orgIds, stop: policyStop });
+} else if (pass === "reconcile") {
+  await reconcileInstances(systemCtx("provider", { now: () => now }), { regionCode: args.regionCode, now });
 } else {
   throw new Error(`unknown pass ${pass}`);
 }
