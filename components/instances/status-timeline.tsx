@@ -24,7 +24,11 @@ export function StatusTimeline({ events, now }: { events: InstanceEventView[]; n
                 ? t("timeline.transition", { from: t(`state.${e.from}`), to: t(`state.${e.to}`) })
                 : t("timeline.created", { to: t(`state.${e.to}`) })}
             </p>
-            <p className="text-slate-700 dark:text-slate-300">{e.reason}</p>
+            <p className="text-slate-700 dark:text-slate-300">
+              {e.reasonCode && t.has(`timeline.reasons.${e.reasonCode}`)
+                ? t(`timeline.reasons.${e.reasonCode}`, e.reasonParams ?? {})
+                : e.reason}
+            </p>
             <p className="text-xs text-slate-600 dark:text-slate-400">
               {t("timeline.by", { actor: e.actorEmail ?? t(`actor.${e.actorKind}`) })} ·{" "}
               <RelativeTime date={e.at} now={now} />

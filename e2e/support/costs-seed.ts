@@ -1,6 +1,6 @@
 /**
  * For e2e/costs.spec.ts, through the libraries with an injected clock (nothing here writes SQL):
- *   spend <org> <instanceType> <region> <hours>
+ *   spend <org> <instanceType> <region> <hours> [project]
  *     an on-demand container running for the last <hours> of this month (launch → placed → running), then
  *     the metering pass the worker runs, so the budget sees real spend; then it is terminated.
  *   idle-notebook <org> <project>
@@ -53,7 +53,7 @@ async function runFrom(at: Date, spec: Record<string, unknown>): Promise<Instanc
 const unique = (p: string) => `${p}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e3)}`;
 
 if (mode === "spend") {
-  const [instanceType, region, hours] = rest;
+  const [instanceType, region, hours, project = "research"] = rest;
   const monthStart = Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), 1);
   // Never before this month: the spend must count against this month's budget.
   const t0 = Math.max(monthStart + MIN, now - Number(hours ?? 3) * 3_600_000);
@@ -63,7 +63,7 @@ if (mode === "spend") {
     inst = await runFrom(new Date(t0 + attempt * 1000), {
       kind: "container",
       name: unique("costs-e2e"),
-      project: "research",
+      project,
       region,
       instanceType,
       pricingModel: "on_demand",

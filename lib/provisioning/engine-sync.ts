@@ -105,7 +105,8 @@ async function followWorkloads(
       const t = d.steps[step];
       if (t && alive.has(inst.id)) batch.push(t);
     }
-    const policy = batch.filter((t) => t.reason.startsWith("Reached its maximum runtime"));
+    // A stop at the maximum runtime is the policy's doing: its events say so (actor "policy").
+    const policy = batch.filter((t) => typeof t.reason !== "string" && t.reason.code === "max_runtime");
     const others = batch.filter((t) => !policy.includes(t));
     const moved = new Set([
       ...(await applyTransitions(tx, ctx, others)),

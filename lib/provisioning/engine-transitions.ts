@@ -1,3 +1,4 @@
+import { why } from "./event-reasons";
 import type { Transition } from "./lifecycle";
 import type { WorkloadStatus } from "./providers";
 import type { Instance } from "./types";
@@ -57,7 +58,7 @@ export function decideFromWorkload(
     ...base,
     from,
     to: "running",
-    reason: "The workload is up",
+    reason: why("workload_up"),
     patch: { startedAt: now, connection: st.connection ?? {}, stateDeadline: null, spotCheckedUntil: now },
   });
   const gpuIndexes = st.gpuIndexes;
@@ -75,7 +76,7 @@ export function decideFromWorkload(
           ...base,
           from: "queued",
           to: "provisioning",
-          reason: `Placed by the cluster on ${st.nodeName ?? "a node"}`,
+          reason: why("placed_by_cluster", { node: st.nodeName ?? "?" }),
           patch: { nodeId, stateReason: null, stateDeadline: null },
         });
         if (ready) steps.push(run("provisioning"));
@@ -114,7 +115,7 @@ export function decideFromWorkload(
         ...base,
         from: inst.state,
         to,
-        reason: to === "stopped" ? "Stopped" : to === "terminated" ? "Terminated" : "Preempted",
+        reason: why(to === "stopped" ? "stopped" : to === "terminated" ? "terminated" : "preempted"),
         patch: { stateDeadline: null, stoppedAt: now, connection: null },
       });
       if (to === "preempted" && inst.autoRecover) steps.push(recover(inst, now, null));
@@ -146,12 +147,12 @@ function fromRunning(inst: Instance, st: WorkloadStatus, now: Date, gpuIndexes: 
   }
   if (st.phase === "timeout") {
     const m = inst.maxRuntimeMinutes;
-    const reason = m ? `Reached its maximum runtime of ${m} minutes` : "Reached the cluster's time limit";
-    const stateReason = m ? `Stopped after its maximum runtime of ${m} minutes` : reason;
+    const reason = m ? why("max_runtime", { minutes: m }) : why("cluster_time_limit");
+    const stateReason = m ? `Stopped after its maximum runtime of ${m} minutes` : reason.text;
     return {
       steps: [
         { ...base, from: "running", to: "stopping", reason, patch: { stateReason } },
-        { ...base, from: "stopping", to: "stopped", reason: "Stopped", patch: stoppedPatch },
+        { ...base, from: "stopping", to: "stopped", reason: why("stopped"), patch: stoppedPatch },
       ],
       gpuIndexes,
     };
@@ -161,7 +162,7 @@ function fromRunning(inst: Instance, st: WorkloadStatus, now: Date, gpuIndexes: 
     return {
       steps: [
         { ...base, from: "running", to: "stopping", reason, patch: { stateReason: reason } },
-        { ...base, from: "stopping", to: "stopped", reason: "Stopped", patch: stoppedPatch },
+        { ...base, from: "stopping", to: "stopped", reason: why("stopped"), patch: stoppedPatch },
       ],
       gpuIndexes,
     };
@@ -189,7 +190,7 @@ function recover(inst: Instance, now: Date, keepRef: string | null): Transition 
     orgId: inst.orgId,
     from: "preempted",
     to: "queued",
-    reason: "Auto-recover: back in the queue after a preemption",
+    reason: why("auto_recover"),
     at: now,
     patch: { queuedAt: now, nodeId: null, stateReason: null, providerRef: keepRef },
   };

@@ -17,6 +17,7 @@ import {
 import { withReadCommittedTx } from "@/lib/db/client";
 import { images, instances, projects, regions } from "@/lib/db/schema";
 import { assertNotSuspended, assertQuotaAdmits, lockQuota } from "@/lib/quotas";
+import { why } from "./event-reasons";
 import { acceleratorOfVendor } from "./images";
 import { applyTransition, recordCreated } from "./lifecycle";
 import { currentPrice, loadOffering, type PricingModelDb } from "./offerings";
@@ -177,13 +178,13 @@ export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<L
       })
       .returning();
     if (!row) throw new Error("instance insert returned nothing");
-    await recordCreated(tx, c, row, "Launch requested");
+    await recordCreated(tx, c, row, why("launch_requested"));
     await applyTransition(tx, c, {
       id: row.id,
       orgId: org.id,
       from: "requested",
       to: "queued",
-      reason: "Accepted: quota and policy checks passed; waiting for capacity",
+      reason: why("accepted"),
       patch: { queuedAt: now },
     });
     await writeAudit(tx, c.actor, {

@@ -2,6 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { type Actor, type Ctx, InvalidStateError, nowOf } from "@/lib/core";
 import type { Executor } from "@/lib/db/client";
+import { type EventReason, reasonColumns } from "./event-reasons";
 import { uuidArray } from "./sql";
 import { canTransition, holdsCapacity, type InstanceState } from "./states";
 
@@ -28,7 +29,8 @@ export type Transition = {
   orgId: string;
   from: InstanceState;
   to: InstanceState;
-  reason: string;
+  /** Why, as data (`why(code, params)`) or, for an operator's or a provider's own words, as text. */
+  reason: string | EventReason;
   patch?: TransitionPatch;
   /** When it happened, if not now (e.g. a deadline that passed before the worker looked). */
   at?: Date;
@@ -99,15 +101,17 @@ export async function applyTransitions(
     instance_id: t.id,
     from_state: t.from,
     to_state: t.to,
-    reason: t.reason,
+    ...reasonColumns(t.reason),
     at: (t.at ?? now).toISOString(),
   }));
   await exec.execute(sql`
-    insert into instance_events (org_id, instance_id, from_state, to_state, reason, actor_user_id, actor_kind, at)
-    select e.org_id, e.instance_id, e.from_state, e.to_state, e.reason, ${actorUserId}::uuid, ${kind}, e.at
+    insert into instance_events (org_id, instance_id, from_state, to_state, reason, reason_code, reason_params,
+                                 actor_user_id, actor_kind, at)
+    select e.org_id, e.instance_id, e.from_state, e.to_state, e.reason, e.reason_code, e.reason_params,
+           ${actorUserId}::uuid, ${kind}, e.at
     from jsonb_to_recordset(${JSON.stringify(events)}::jsonb)
       as e(org_id uuid, instance_id uuid, from_state instance_state, to_state instance_state, reason text,
-           at timestamptz)`);
+           reason_code text, reason_params jsonb, at timestamptz)`);
 
   const releasing = done.filter((t) => holdsCapacity(t.from) && !holdsCapacity(t.to));
   if (releasing.length > 0) {
@@ -138,11 +142,14 @@ export async function recordCreated(
   exec: Executor,
   ctx: Pick<Ctx, "actor" | "now">,
   instance: { id: string; orgId: string },
-  reason: string,
+  why: string | EventReason,
 ): Promise<void> {
+  const r = reasonColumns(why);
   await exec.execute(sql`
-    insert into instance_events (org_id, instance_id, from_state, to_state, reason, actor_user_id, actor_kind, at)
-    values (${instance.orgId}, ${instance.id}, null, 'requested', ${reason},
+    insert into instance_events (org_id, instance_id, from_state, to_state, reason, reason_code, reason_params,
+                                 actor_user_id, actor_kind, at)
+    values (${instance.orgId}, ${instance.id}, null, 'requested', ${r.reason}, ${r.reason_code},
+            ${r.reason_params === null ? null : JSON.stringify(r.reason_params)}::jsonb,
             ${ctx.actor.kind === "user" ? ctx.actor.userId : null}::uuid, ${eventActorKind(ctx.actor)},
             ${nowOf(ctx)})`);
 }

@@ -4,6 +4,7 @@ import { requireOperator } from "@/lib/access";
 import { type Ctx, InvalidStateError, NotFoundError, nowOf } from "@/lib/core";
 import { withTx } from "@/lib/db/client";
 import { instances } from "@/lib/db/schema";
+import { why } from "./event-reasons";
 import { applyTransition } from "./lifecycle";
 import { SPOT_NOTICE_MS } from "./scheduler";
 
@@ -41,7 +42,7 @@ export async function preemptInstance(
       orgId: inst.orgId,
       from: "running",
       to: "preempting",
-      reason: opts.reason ?? "Spot capacity reclaimed",
+      reason: opts.reason ?? why("spot_reclaimed"),
       patch: {
         stateDeadline: new Date(now.getTime() + (opts.noticeMs ?? SPOT_NOTICE_MS)),
         stateReason: "Preempted: the spot capacity was reclaimed",

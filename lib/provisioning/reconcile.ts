@@ -4,6 +4,7 @@ import { type Ctx, checkpoint, nowOf } from "@/lib/core";
 import { type Tx, withTx } from "@/lib/db/client";
 import { instances } from "@/lib/db/schema";
 import { followEngineRegion } from "./engine-sync";
+import { why } from "./event-reasons";
 import { applyTransitions, type Transition } from "./lifecycle";
 import { providerInstanceMapper } from "./provider-instance";
 import { attachConfiguredEngines, clusterPlacedRegions, engineRegions, getProvider } from "./providers";
@@ -129,19 +130,19 @@ async function dueDeadlines(
         ...base,
         from: "provisioning",
         to: "running",
-        reason: "The workload is up",
+        reason: why("workload_up"),
         patch: { startedAt: at, connection, stateDeadline: null, spotCheckedUntil: at },
       });
       result.running++;
     } else if (inst.state === "stopping") {
-      first.push({ ...base, from: "stopping", to: "stopped", reason: "Stopped", patch: stopped(at) });
+      first.push({ ...base, from: "stopping", to: "stopped", reason: why("stopped"), patch: stopped(at) });
       result.stopped++;
     } else if (inst.state === "terminating") {
       first.push({
         ...base,
         from: "terminating",
         to: "terminated",
-        reason: "Terminated",
+        reason: why("terminated"),
         patch: stopped(at),
       });
       result.terminated++;
@@ -150,7 +151,7 @@ async function dueDeadlines(
         ...base,
         from: "preempting",
         to: "preempted",
-        reason: "The preemption notice ended",
+        reason: why("notice_ended"),
         patch: stopped(at),
       });
       result.preempted++;
@@ -180,7 +181,7 @@ function autoRecover(inst: Instance, now: Date): Transition {
     orgId: inst.orgId,
     from: "preempted",
     to: "queued",
-    reason: "Auto-recover: back in the queue after a preemption",
+    reason: why("auto_recover"),
     at: now,
     patch: { queuedAt: now, nodeId: null, stateReason: null },
   };
@@ -213,7 +214,7 @@ async function spotInterruptions(
       from: "running",
       to: "preempting",
       at,
-      reason: `Spot capacity interrupted by the provider; notice of ${Math.round(noticeMs / 1000)} s`,
+      reason: why("spot_interrupted", { seconds: Math.round(noticeMs / 1000) }),
       patch: {
         stateDeadline: new Date(at.getTime() + noticeMs),
         stateReason: "Preempted: the provider interrupted the spot capacity",
@@ -263,7 +264,7 @@ async function maxRuntimeStops(tx: Tx, ctx: Ctx, now: Date, region: string | nul
       orgId: inst.orgId,
       from: "running" as const,
       to: "stopping" as const,
-      reason: `Reached its maximum runtime of ${inst.maxRuntimeMinutes} minutes`,
+      reason: why("max_runtime", { minutes: inst.maxRuntimeMinutes ?? 0 }),
       patch: {
         stateDeadline: new Date(now.getTime() + getProvider(inst.regionCode).stopDelayMs(toProvider(inst))),
         stateReason: `Stopped after its maximum runtime of ${inst.maxRuntimeMinutes} minutes`,

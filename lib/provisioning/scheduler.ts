@@ -3,6 +3,7 @@ import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { type Ctx, checkpoint, nowOf } from "@/lib/core";
 import { getDb, type Tx, withReadCommittedTx } from "@/lib/db/client";
 import { instances } from "@/lib/db/schema";
+import { why } from "./event-reasons";
 import { loadRegionHolders, loadRegionNodes } from "./fleet-state";
 import { applyTransitions, type Transition } from "./lifecycle";
 import { loadAllOfferings } from "./offerings";
@@ -122,7 +123,7 @@ async function placeRegion(
       orgId: inst.orgId,
       from: "queued",
       to: "provisioning",
-      reason: `Placed on ${nodeName.get(p.nodeId)}`,
+      reason: why("placed", { node: nodeName.get(p.nodeId) ?? "?" }),
       patch: {
         nodeId: p.nodeId,
         stateDeadline: plan.at,
@@ -189,9 +190,7 @@ async function reclaimBorrowed(tx: Tx, ctx: Ctx, ids: string[], now: Date, notic
       orgId: r.orgId,
       from: "running" as const,
       to: "preempting" as const,
-      reason:
-        "Borrowed capacity reclaimed: an organization of the cohort needs its nominal quota back; " +
-        `notice of ${Math.round(noticeMs / 1000)} s`,
+      reason: why("borrowed_reclaimed", { seconds: Math.round(noticeMs / 1000) }),
       patch: {
         stateDeadline: new Date(now.getTime() + noticeMs),
         stateReason: "Reclaimed: this instance ran on borrowed quota that its lender needed back",
@@ -215,7 +214,7 @@ async function preemptForCapacity(tx: Tx, ctx: Ctx, ids: string[], now: Date, no
       orgId: r.orgId,
       from: "running" as const,
       to: "preempting" as const,
-      reason: `Spot capacity reclaimed for on-demand or reserved work; notice of ${Math.round(noticeMs / 1000)} s`,
+      reason: why("spot_reclaimed_for_capacity", { seconds: Math.round(noticeMs / 1000) }),
       patch: {
         stateDeadline: deadline,
         stateReason: "Preempted: the spot capacity was needed for on-demand or reserved work",

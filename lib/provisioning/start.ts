@@ -7,6 +7,7 @@ import { type Ctx, ForbiddenError, InvalidStateError, nowOf } from "@/lib/core";
 import { type Tx, withReadCommittedTx } from "@/lib/db/client";
 import { regions } from "@/lib/db/schema";
 import { assertNotSuspended, assertQuotaAdmits, lockQuota } from "@/lib/quotas";
+import { why } from "./event-reasons";
 import { applyTransition } from "./lifecycle";
 import { loadOrgInstance } from "./load";
 import { currentPrice, loadOffering } from "./offerings";
@@ -53,7 +54,7 @@ export async function start(ctx: Ctx, orgSlug: string, instanceId: string): Prom
       orgId: org.id,
       from: inst.state,
       to: "queued",
-      reason: "Start requested; waiting for capacity",
+      reason: why("start_requested"),
       patch: { queuedAt: now, nodeId: null, stateDeadline: null, stateReason: null, connection: null },
     });
     if (inst.pricingModel === "reserved_1y" || inst.pricingModel === "reserved_1m") {

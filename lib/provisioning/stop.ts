@@ -3,6 +3,7 @@ import { requireOrgAccess } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { type Ctx, InvalidStateError, nowOf } from "@/lib/core";
 import { type Tx, withTx } from "@/lib/db/client";
+import { type EventReason, why } from "./event-reasons";
 import { applyTransition } from "./lifecycle";
 import { loadOrgInstance } from "./load";
 import { providerInstanceOf } from "./provider-instance";
@@ -17,7 +18,7 @@ async function stopRunning(
   tx: Tx,
   ctx: Ctx,
   inst: Instance,
-  opts: { reason: string; stateReason?: string; audit?: Record<string, unknown> },
+  opts: { reason: string | EventReason; stateReason?: string; audit?: Record<string, unknown> },
 ): Promise<void> {
   const now = nowOf(ctx);
   const delay = getProvider(inst.regionCode).stopDelayMs(await providerInstanceOf(tx, inst));
@@ -37,7 +38,11 @@ async function stopRunning(
     action: "instance.stopped",
     targetType: "instance",
     targetId: inst.id,
-    data: { name: inst.name, reason: opts.reason, ...(opts.audit ?? {}) },
+    data: {
+      name: inst.name,
+      reason: typeof opts.reason === "string" ? opts.reason : opts.reason.text,
+      ...(opts.audit ?? {}),
+    },
     at: now,
   });
 }
@@ -63,7 +68,7 @@ export async function stop(
         to: "stopping",
       });
     }
-    await stopRunning(tx, c, inst, { reason: reason ?? "Stop requested" });
+    await stopRunning(tx, c, inst, { reason: reason ?? why("stop_requested") });
     return loadOrgInstance(tx, org.id, inst.id);
   });
 }

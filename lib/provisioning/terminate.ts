@@ -3,6 +3,7 @@ import { requireOrgAccess } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { type Ctx, InvalidStateError, nowOf } from "@/lib/core";
 import { withTx } from "@/lib/db/client";
+import { why } from "./event-reasons";
 import { applyTransition } from "./lifecycle";
 import { loadOrgInstance } from "./load";
 import { providerInstanceOf } from "./provider-instance";
@@ -26,7 +27,7 @@ export async function terminate(ctx: Ctx, orgSlug: string, instanceId: string): 
         orgId: org.id,
         from: "queued",
         to: "cancelled",
-        reason: "Terminated while queued",
+        reason: why("terminated_while_queued"),
       });
     } else {
       if (!canTransition(inst.state, "terminating")) {
@@ -41,7 +42,7 @@ export async function terminate(ctx: Ctx, orgSlug: string, instanceId: string): 
         orgId: org.id,
         from: inst.state,
         to: "terminating",
-        reason: "Termination requested",
+        reason: why("termination_requested"),
         patch: { stateDeadline: new Date(now.getTime() + delay) },
       });
     }
@@ -75,7 +76,7 @@ export async function cancel(ctx: Ctx, orgSlug: string, instanceId: string): Pro
       orgId: org.id,
       from: "queued",
       to: "cancelled",
-      reason: "Cancelled while queued",
+      reason: why("cancelled_while_queued"),
     });
     await writeAudit(tx, c.actor, {
       orgId: org.id,

@@ -163,6 +163,9 @@ export const instanceEvents = pgTable(
     fromState: instanceState("from_state"),
     toState: instanceState("to_state").notNull(),
     reason: text("reason").notNull(),
+    /** The reason as data (lib/provisioning/event-reasons.ts), rendered in the reader's language; null = free text. */
+    reasonCode: text("reason_code"),
+    reasonParams: jsonb("reason_params").$type<Record<string, string | number>>(),
     actorUserId: uuid("actor_user_id"),
     /** "user" | "system" | "api" | "scheduler" | "provider" | "policy" */
     actorKind: text("actor_kind").notNull(),

@@ -11,6 +11,7 @@ import {
   type InstanceState,
   TRANSITIONS,
 } from "@/lib/provisioning";
+import { why } from "../event-reasons";
 import { newFleet, newOrg, type TestFleet } from "./fixtures";
 
 let fleet: TestFleet;
@@ -118,6 +119,38 @@ describe("the transition table", () => {
     );
     // Leaving capacity releases; the transition never allocates (placement writes allocations itself).
     expect(held).toBe(CAPACITY_STATES.includes(from) && CAPACITY_STATES.includes(to) ? 1 : 0);
+  });
+
+  it("stores a coded reason as code + parameters beside its English text, and free text without a code", async () => {
+    const inst = await instanceIn("running");
+    const ctx = { actor: org.actor, now: org.clock.now };
+    await getDb().transaction((tx) =>
+      applyTransition(tx, ctx, {
+        id: inst.id,
+        orgId: inst.orgId,
+        from: "running",
+        to: "preempting",
+        reason: why("spot_interrupted", { seconds: 30 }),
+      }),
+    );
+    await getDb().transaction((tx) =>
+      applyTransition(tx, ctx, {
+        id: inst.id,
+        orgId: inst.orgId,
+        from: "preempting",
+        to: "preempted",
+        reason: "an operator's own words",
+      }),
+    );
+    const events = await getDb()
+      .select()
+      .from(instanceEvents)
+      .where(eq(instanceEvents.instanceId, inst.id))
+      .orderBy(instanceEvents.id);
+    expect(events.map((e) => [e.reason, e.reasonCode, e.reasonParams])).toEqual([
+      ["Spot capacity interrupted by the provider; notice of 30 s", "spot_interrupted", { seconds: 30 }],
+      ["an operator's own words", null, null],
+    ]);
   });
 
   it("refuses a transition when the instance moved on meanwhile (optimistic check)", async () => {

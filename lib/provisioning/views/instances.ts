@@ -126,6 +126,8 @@ export async function loadInstanceDetail(
       from: e.fromState,
       to: e.toState,
       reason: e.reason,
+      reasonCode: e.reasonCode,
+      reasonParams: e.reasonParams,
       actorKind: e.actorKind,
       actorEmail: null,
       at: e.at.toISOString(),

@@ -93,7 +93,12 @@ const eventSchema = z.object({
   id: z.int(),
   from: state.nullable(),
   to: state,
-  reason: z.string(),
+  reason: z.string().meta({ description: "Why, in English (the console shows it in the reader's language)" }),
+  reasonCode: z
+    .string()
+    .nullable()
+    .meta({ description: "The reason as a stable code (null: free text, e.g. an operator's note)" }),
+  reasonParams: z.record(z.string(), z.union([z.string(), z.number()])).nullable(),
   actorKind: z.string(),
   actorEmail: z.string().nullable(),
   at: isoTime,

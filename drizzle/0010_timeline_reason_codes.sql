@@ -1,0 +1,2 @@
+ALTER TABLE "instance_events" ADD COLUMN "reason_code" text;--> statement-breakpoint
+ALTER TABLE "instance_events" ADD COLUMN "reason_params" jsonb;
