@@ -10,18 +10,25 @@ import { fields, type RawFields, type UserCtx } from "./org-action";
  * function (which checks requireOperator and parses), the one form-error adapter, a revalidate. No rule here.
  */
 export function adminFormAction<T = undefined>(
-  opts: { label: string; area?: string; fields: string[]; revalidate: string },
+  opts: {
+    label: string;
+    area?: string;
+    fields: string[];
+    /** A path, or one from the form's fields (a per-organization page). */
+    revalidate: string | ((input: RawFields) => string);
+  },
   run: (ctx: UserCtx, input: RawFields) => Promise<{ data?: T; message?: string } | undefined>,
 ): (prev: ActionResult<T> | null, fd: FormData) => Promise<ActionResult<T>> {
   return async (_prev, fd) => {
     const ctx = await requireUserCtx();
+    const input = fields(fd, ...opts.fields);
     let out: { data?: T; message?: string } | undefined;
     try {
-      out = await run(ctx, fields(fd, ...opts.fields));
+      out = await run(ctx, input);
     } catch (err) {
       return formError(err, opts.label, opts.area);
     }
-    revalidatePath(opts.revalidate);
+    revalidatePath(typeof opts.revalidate === "string" ? opts.revalidate : opts.revalidate(input));
     const result: ActionResult<T> = { ok: true };
     if (out?.data !== undefined) result.data = out.data;
     if (out?.message !== undefined) result.message = out.message;

@@ -12,4 +12,5 @@ export {
   type OutboxStatus,
 } from "./outbox";
 export { getPlatformOverview, type PlatformOverview } from "./overview";
+export { getTenant, type TenantDetail } from "./tenant";
 export { listTenants, TENANTS_PAGE_SIZE, type TenantFilters, type TenantRow } from "./tenants";

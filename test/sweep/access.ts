@@ -81,6 +81,7 @@ export const PAGE_ACCESS: Record<string, Level> = {
   "/admin/quotas": "operator",
   "/admin/quota-requests": "operator",
   "/admin/tenants": "operator",
+  "/admin/tenants/[org]": "operator",
 };
 
 /** Server actions by "file#export" (file relative to app/). */
@@ -121,6 +122,8 @@ export const ACTION_ACCESS: Record<string, Level> = {
   "admin/quotas/actions.ts#setQuotaDefaultAction": "operator",
   "admin/quotas/actions.ts#createCohortAction": "operator",
   "admin/quotas/actions.ts#setCohortMemberAction": "operator",
+  "admin/tenants/[org]/actions.ts#suspendTenantAction": "operator",
+  "admin/tenants/[org]/actions.ts#reactivateTenantAction": "operator",
 };
 
 const ORDER: OrgLevel[] = ["viewer", "member", "admin", "owner"];

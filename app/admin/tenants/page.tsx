@@ -76,7 +76,12 @@ export default async function TenantsPage({ searchParams }: { searchParams: Sear
               {list.rows.map((o) => (
                 <tr key={o.id}>
                   <th scope="row" className={`${tdClass} font-medium`}>
-                    {o.name}
+                    <Link
+                      href={`/admin/tenants/${encodeURIComponent(o.slug)}`}
+                      className="text-orange-700 underline dark:text-orange-400"
+                    >
+                      {o.name}
+                    </Link>
                     <div className="text-xs font-normal text-slate-600 dark:text-slate-400">{o.slug}</div>
                   </th>
                   <td className={tdClass}>{format.number(o.memberCount)}</td>

@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { getTenant } from "@/lib/admin";
 import { makeUser } from "@/lib/admin/__tests__/fixtures";
-import { ConflictError, ForbiddenError, systemCtx, ValidationError } from "@/lib/core";
+import { ConflictError, ForbiddenError, NotFoundError, systemCtx, ValidationError } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import {
   createFixedProvider,
@@ -128,5 +129,23 @@ describe("suspending an organization", () => {
     expect(await suspensions(o.org.id)).toBe(0);
     expect((await row(id))?.state).toBe("running");
     expect(await audits(o.org.id, "organization.suspended")).toHaveLength(0);
+  });
+
+  it("the operator's tenant page reads the suspension, running GPUs, quota use, instances and audit", async () => {
+    const { fleet, o, id, op } = await runningInstance();
+    const before = await getTenant(op, o.slug);
+    expect(before.suspension).toBeNull();
+    expect(before.runningGpus).toBe(1);
+    expect(before.instances.map((i) => i.id)).toContain(id);
+    expect(before.quotaUse).toContainEqual(
+      expect.objectContaining({ regionCode: fleet.region, heldGpus: 1 }),
+    );
+    await suspendOrganization(op, { org: o.slug, reason: "unpaid invoices" });
+    const after = await getTenant(op, o.slug);
+    expect(after.suspension).toMatchObject({ reason: "unpaid invoices" });
+    expect(after.audit[0]).toMatchObject({ action: "organization.suspended" });
+    expect(after.members.length).toBeGreaterThan(0);
+    await expect(getTenant(o.ctx, o.slug)).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(getTenant(op, "no-such-org-x")).rejects.toBeInstanceOf(NotFoundError);
   });
 });
