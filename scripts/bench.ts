@@ -31,12 +31,16 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function measure(v: Variant, runs: number, warmup: number) {
-  for (let i = 0; i < warmup; i++) await v.run();
+  for (let i = 0; i < warmup; i++) {
+    await v.run();
+    await v.after?.();
+  }
   const samples: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t0 = process.hrtime.bigint();
     await v.run();
     samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    await v.after?.();
   }
   samples.sort((a, b) => a - b);
   return { name: v.name, p50: percentile(samples, 50), p95: percentile(samples, 95) };
@@ -59,6 +63,8 @@ async function main() {
     persistent: false,
   });
   process.env.DATABASE_URL = db.url;
+  // Sign-up seals its e-mail token into the outbox; on this throwaway database a throwaway key does.
+  process.env.NEXTAUTH_SECRET ??= `bench-only-${process.pid}-${Date.now()}`;
   try {
     await runMigrations(db.url);
     const all = await loadBenchmarks();

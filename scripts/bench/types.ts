@@ -1,5 +1,5 @@
-/** One thing to time: `run` is called repeatedly after warm-up. */
-export type Variant = { name: string; run: () => Promise<unknown> };
+/** One thing to time: `run` is called repeatedly after warm-up; `after` (untimed) cleans up after each run. */
+export type Variant = { name: string; run: () => Promise<unknown>; after?: () => Promise<unknown> };
 
 /** A named benchmark: `setup` prepares its data once and returns the variants to compare. */
 export type Benchmark = {
