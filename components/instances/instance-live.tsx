@@ -1,6 +1,7 @@
 "use client";
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
 import { useFormatter, useTranslations } from "next-intl";
 import type { InstanceDetailView, InstanceStateName } from "@/lib/provisioning";
 import { ConnectionDetails } from "./connection-details";
@@ -11,6 +12,8 @@ import { QueuePanel } from "./queue-panel";
 import { StateBadge } from "./state-badge";
 import { StatusTimeline } from "./status-timeline";
 
+/** Queue reasons a quota request could fix (lib/quotas reasonAsksForQuota; this is a client component). */
+const ASKS_FOR_QUOTA = ["over_nominal_nothing_to_borrow", "over_borrowing_limit"];
 const SETTLED: readonly InstanceStateName[] = ["terminated", "rejected", "cancelled", "failed"];
 const QUIET: readonly InstanceStateName[] = ["running", "stopped", "preempted"];
 
@@ -73,6 +76,24 @@ export function InstanceLive({
           <p className="text-sm text-slate-800 dark:text-slate-200">
             <span className="font-medium">{why("label")} </span>
             {why(data.queueReason.code, data.queueReason.params)}
+            {ASKS_FOR_QUOTA.includes(data.queueReason.code) ? (
+              <>
+                {" "}
+                <Link
+                  href={`/${org}/quotas?${new URLSearchParams({
+                    model: data.gpuModelName,
+                    region: data.regionCode,
+                    gpus: String(
+                      Number(data.queueReason.params.inUse ?? 0) +
+                        Number(data.queueReason.params.requested ?? 0),
+                    ),
+                  })}#request-heading`}
+                  className="font-medium text-orange-700 underline dark:text-orange-400"
+                >
+                  {why("requestQuota")}
+                </Link>
+              </>
+            ) : null}
           </p>
         ) : null}
         {data.stateReason ? (

@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { useFormatter, useTranslations } from "next-intl";
 import { type FormEvent, startTransition, useActionState, useMemo, useState } from "react";
 import { Button } from "@/components/ui/button";
@@ -57,6 +58,14 @@ export function LaunchForm({
   const imageValue = usable.some((i) => i.id === image) ? image : (usable[0]?.id ?? "");
   const errors = state && !state.ok ? state.fieldErrors : undefined;
   const formError = state && !state.ok ? state.message : undefined;
+  const quotaAsk =
+    state && !state.ok && state.reason === "quota_exceeded" && state.params
+      ? `/${org}/quotas?${new URLSearchParams({
+          model: String(state.params.gpuModelId ?? ""),
+          region: String(state.params.regionCode ?? ""),
+          gpus: String(Number(state.params.usedGpus ?? 0) + Number(state.params.requestedGpus ?? 0)),
+        })}#request-heading`
+      : undefined;
 
   function changeRegion(code: string) {
     setRegion(code);
@@ -86,6 +95,14 @@ export function LaunchForm({
           {formError ? (
             <p className="rounded-md border border-red-300 bg-red-50 p-3 text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
               {formError}
+              {quotaAsk ? (
+                <>
+                  {" "}
+                  <Link href={quotaAsk} className="font-medium underline">
+                    {t("launch.requestQuota")}
+                  </Link>
+                </>
+              ) : null}
             </p>
           ) : null}
         </div>

@@ -6,7 +6,15 @@ import type { MessageParams } from "./messages";
 /** What a server action returns to a form bound with useActionState. */
 export type ActionResult<T = undefined> =
   | { ok: true; data?: T; message?: string }
-  | { ok: false; message: string; fieldErrors?: FieldErrors; requestId?: string };
+  | {
+      ok: false;
+      message: string;
+      fieldErrors?: FieldErrors;
+      requestId?: string;
+      /** A domain refusal's stable reason and its plain parameters (a form can offer the next step). */
+      reason?: string;
+      params?: MessageParams;
+    };
 
 /** A message catalog in the reader's language (next-intl's translator has this shape). */
 export type Translator = {
@@ -33,7 +41,8 @@ export function toFormResult(
   const spaces = opts.area ? [opts.area, "Errors"] : ["Errors"];
   const key = spaces.flatMap((ns) => [`${ns}.${err.reason}`, `${ns}.${err.code}`]).find((k) => t.has(k));
   const message = key ? t(key, err.params) : err.message;
-  if (!(err instanceof ValidationError)) return { ok: false, message };
+  if (!(err instanceof ValidationError))
+    return { ok: false, message, reason: err.reason, params: err.params };
   const fieldErrors = Object.fromEntries(
     Object.entries(err.fieldMessages).map(([field, list]) => [
       field,

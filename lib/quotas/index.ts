@@ -33,6 +33,7 @@ export {
 } from "./gate";
 export { checkQuotaInvariants, type QuotaViolation } from "./invariant";
 export { DEFAULT_QUOTA_GPUS, type EffectiveLevel, effectiveLevels, SEEDED_QUOTA_GPUS } from "./levels";
+export { listOrgQuotas, type OrgQuotaRow, setProjectShare } from "./org";
 export {
   type CohortRow,
   listCohorts,
@@ -70,6 +71,8 @@ export {
 export { HELD_STATES, loadRegionQuotaState } from "./state";
 export { gpusOfSlices, SLICES_PER_GPU, slicesOfGpus } from "./units";
 export {
+  orgQuotaListSchema,
+  orgQuotaViewSchema,
   type QuotaRequestView,
   quotaRequestListSchema,
   quotaRequestView,

@@ -41,3 +41,23 @@ export function quotaRequestView(r: QuotaRequest): QuotaRequestView {
     createdAt: r.createdAt.toISOString(),
   };
 }
+
+/** One GPU model × region of an organization's quota (GET /orgs/{org}/quotas). */
+export const orgQuotaViewSchema = z
+  .object({
+    gpuModelId: z.string(),
+    gpuModelName: z.string(),
+    regionCode: z.string(),
+    nominalGpus: z.int().meta({ description: "Guaranteed GPUs" }),
+    borrowingLimitGpus: z.int().meta({ description: "GPUs beyond nominal it may borrow from its cohort" }),
+    inUseGpus: z.int(),
+    borrowedGpus: z.int().meta({ description: "Held now beyond nominal (reclaimable with notice)" }),
+    availableToBorrowGpus: z.int().meta({ description: "Idle cohort GPUs it could borrow right now" }),
+    inCohort: z.boolean(),
+    fromDefault: z.boolean().meta({ description: "No quota of its own: a default applies" }),
+    shares: z.array(z.object({ projectSlug: z.string(), projectName: z.string(), shareGpus: z.int() })),
+  })
+  .meta({ id: "OrgQuota" });
+export const orgQuotaListSchema = z
+  .object({ items: z.array(orgQuotaViewSchema) })
+  .meta({ id: "OrgQuotaList" });

@@ -9,7 +9,12 @@ import {
 import { catalogFiltersSchema } from "@/lib/catalog";
 import { costRangeSchema, reservationSchema } from "@/lib/metering";
 import { launchPreviewQuerySchema, launchSpecSchema, listInstancesSchema } from "@/lib/provisioning";
-import { quotaRequestListSchema, quotaRequestSchema, quotaRequestViewSchema } from "@/lib/quotas";
+import {
+  orgQuotaListSchema,
+  quotaRequestListSchema,
+  quotaRequestSchema,
+  quotaRequestViewSchema,
+} from "@/lib/quotas";
 import { instanceLogsQuerySchema, utilizationQuerySchema } from "@/lib/telemetry";
 import {
   instanceDetailSchema,
@@ -90,6 +95,16 @@ const paths: ZodOpenApiPathsObject = {
         "Instance types × regions with live availability and prices. List filters take repeated or comma-separated values. A bad value is a 422 naming the parameter.",
       requestParams: { path: orgPath, query: catalogFiltersSchema },
       responses: responses({ "200": json("A page of offerings", offeringPageSchema) }, [422]),
+    },
+  },
+  "/orgs/{org}/quotas": {
+    get: {
+      tags: ["Quotas"],
+      summary: "The organization's quotas",
+      description:
+        "Per GPU model × region: nominal (guaranteed), borrowing limit, in use, borrowed, available to borrow now and the project shares.",
+      requestParams: { path: orgPath },
+      responses: responses({ "200": json("Per GPU model × region", orgQuotaListSchema) }),
     },
   },
   "/orgs/{org}/quota-requests": {

@@ -1,0 +1,143 @@
+"use client";
+
+import { useTranslations } from "next-intl";
+import { useActionState } from "react";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { FormMessage } from "@/components/ui/form-message";
+import { SelectField } from "@/components/ui/select-field";
+import { TextAreaField } from "@/components/ui/textarea-field";
+import type { ActionResult } from "@/lib/core";
+
+type Action = (orgSlug: string, prev: ActionResult | null, fd: FormData) => Promise<ActionResult>;
+type Option = { value: string; label: string };
+
+export function QuotaRequestForm({
+  action,
+  orgSlug,
+  models,
+  regions,
+  initial,
+}: {
+  action: Action;
+  orgSlug: string;
+  models: Option[];
+  regions: Option[];
+  initial: { gpuModelId?: string; regionCode?: string; requestedGpus?: string };
+}) {
+  const t = useTranslations("OrgQuotas");
+  const [state, formAction, pending] = useActionState(action.bind(null, orgSlug), null);
+  const fe = state && !state.ok ? state.fieldErrors : undefined;
+  return (
+    <form
+      action={formAction}
+      aria-labelledby="request-heading"
+      className="grid max-w-3xl gap-3 md:grid-cols-2"
+    >
+      <SelectField
+        id="rq-gpuModelId"
+        name="gpuModelId"
+        label={t("gpuModel")}
+        options={models}
+        placeholder={t("choose")}
+        defaultValue={initial.gpuModelId ?? ""}
+        errors={fe?.gpuModelId}
+      />
+      <SelectField
+        id="rq-regionCode"
+        name="regionCode"
+        label={t("region")}
+        options={regions}
+        placeholder={t("choose")}
+        defaultValue={initial.regionCode ?? ""}
+        errors={fe?.regionCode}
+      />
+      <Field
+        id="rq-requestedGpus"
+        name="requestedGpus"
+        label={t("requestedGpus")}
+        hint={t("requestedGpusHint")}
+        inputMode="numeric"
+        defaultValue={initial.requestedGpus ?? ""}
+        errors={fe?.requestedGpus}
+      />
+      <Field
+        id="rq-until"
+        name="until"
+        type="date"
+        label={t("until")}
+        hint={t("untilHint")}
+        errors={fe?.until}
+      />
+      <div className="md:col-span-2">
+        <TextAreaField id="rq-reason" name="reason" label={t("reason")} rows={3} errors={fe?.reason} />
+      </div>
+      <div className="md:col-span-2">
+        <Button type="submit" disabled={pending}>
+          {t("submit")}
+        </Button>
+        <FormMessage message={state?.message} ok={state?.ok} />
+      </div>
+    </form>
+  );
+}
+
+export function ProjectShareForm({
+  action,
+  orgSlug,
+  projects,
+  models,
+  regions,
+}: {
+  action: Action;
+  orgSlug: string;
+  projects: Option[];
+  models: Option[];
+  regions: Option[];
+}) {
+  const t = useTranslations("OrgQuotas");
+  const [state, formAction, pending] = useActionState(action.bind(null, orgSlug), null);
+  const fe = state && !state.ok ? state.fieldErrors : undefined;
+  return (
+    <form action={formAction} aria-label={t("setShare")} className="grid max-w-3xl gap-3 md:grid-cols-4">
+      <SelectField
+        id="ps-project"
+        name="project"
+        label={t("project")}
+        options={projects}
+        placeholder={t("choose")}
+        errors={fe?.project}
+      />
+      <SelectField
+        id="ps-gpuModelId"
+        name="gpuModelId"
+        label={t("gpuModel")}
+        options={models}
+        placeholder={t("choose")}
+        errors={fe?.gpuModelId}
+      />
+      <SelectField
+        id="ps-regionCode"
+        name="regionCode"
+        label={t("region")}
+        options={regions}
+        placeholder={t("choose")}
+        errors={fe?.regionCode}
+      />
+      <Field
+        id="ps-shareGpus"
+        name="shareGpus"
+        label={t("shareGpus")}
+        hint={t("shareHint")}
+        inputMode="numeric"
+        errors={fe?.shareGpus}
+      />
+      <div className="md:col-span-4">
+        <Button type="submit" disabled={pending}>
+          {t("setShare")}
+        </Button>
+        <FormMessage message={state?.message} ok={state?.ok} />
+      </div>
+    </form>
+  );
+}
