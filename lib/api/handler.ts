@@ -17,7 +17,7 @@ function guarded<P, A>(
     try {
       return await fn(await build(req, (await context?.params) ?? ({} as P), url));
     } catch (err) {
-      return errorToProblem(err, url.pathname);
+      return errorToProblem(err, url.pathname, req.headers.get("accept-language"));
     }
   };
 }

@@ -24,6 +24,8 @@ import {
   type TestFleet,
   testClock,
 } from "@/lib/provisioning/__tests__/fixtures";
+import { LAUNCH_FIELD_MESSAGES } from "@/lib/provisioning/field-messages";
+import { messagesFor } from "@/messages";
 import { call, expectDocumented, expectProblem, postJson, tokenFor } from "./support";
 
 let fleet: TestFleet;
@@ -125,6 +127,32 @@ describe("instances over the API with a token", () => {
       token,
     });
     await expectProblem(notAnObject, 422);
+    expect(await countOf(o.org.id)).toBe(0);
+  });
+
+  it("field messages follow Accept-Language through the forms' registry (es → Spanish), English by default", async () => {
+    const o = await newOrg("api");
+    const token = await tokenFor(o.ctx, o.slug);
+    const bad = notebookSpec(fleet.region, { kind: "vm", name: "Not A DNS Name" });
+    const send = (lang?: string) =>
+      postJson(launchRoute, `/orgs/${o.slug}/instances`, { org: o.slug }, bad, {
+        token,
+        headers: lang ? { "accept-language": lang } : {},
+      });
+    const es = await send("es-ES,es;q=0.9,en;q=0.5");
+    expect(es.headers.get("content-language")).toBe("es");
+    const esErrors = (await expectProblem(es, 422)).errors as Record<string, string[]>;
+    expect(esErrors.kind).toEqual([messagesFor("es").LaunchFieldErrors.kindInvalid]);
+    expect(esErrors.name).toEqual([messagesFor("es").LaunchFieldErrors.namePattern]);
+    const en = await send();
+    expect(en.headers.get("content-language")).toBe("en");
+    const enErrors = (await expectProblem(en, 422)).errors as Record<string, string[]>;
+    expect(enErrors.kind).toEqual([LAUNCH_FIELD_MESSAGES.kindInvalid]);
+    expect(enErrors.name).toEqual([LAUNCH_FIELD_MESSAGES.namePattern]);
+    expect(esErrors.kind).not.toEqual(enErrors.kind);
+    // A language the console does not speak falls back to English.
+    const fr = (await expectProblem(await send("fr"), 422)).errors as Record<string, string[]>;
+    expect(fr).toEqual(enErrors);
     expect(await countOf(o.org.id)).toBe(0);
   });
 
