@@ -7,7 +7,13 @@ import { allCatalogs } from "@/messages";
  * exactly the parameters the code's English text is built from (a missing one would show a raw key, or
  * "{node}", to a reader).
  */
-const SAMPLE = { node: "fra1-a01", seconds: 30, minutes: 90 };
+const SAMPLE = {
+  node: "fra1-a01",
+  seconds: 30,
+  minutes: 90,
+  reason: "unpaid invoices",
+  stopsAt: "2031-02-07T11:45:12Z",
+};
 
 function reasons(locale: "en" | "es"): Record<string, string> {
   return allCatalogs[locale].Instances.timeline.reasons;

@@ -6,6 +6,7 @@ import { writeAudit } from "@/lib/audit";
 import { ConflictError, type Ctx, fieldMessages, NotFoundError, nowOf, parseInput } from "@/lib/core";
 import { withTx } from "@/lib/db/client";
 import { instances, organizations, orgSuspensions } from "@/lib/db/schema";
+import { why } from "./event-reasons";
 import { applyTransitions } from "./lifecycle";
 
 /**
@@ -78,7 +79,7 @@ export async function suspendOrganization(ctx: Ctx, raw: unknown): Promise<Suspe
       .from(instances)
       .where(and(eq(instances.orgId, org.id), eq(instances.state, "running")))
       .for("update");
-    const notice = `Organization suspended by the platform operator (${input.reason}); this instance stops at ${noticeEndsAt.toISOString()}`;
+    const notice = why("org_suspended", { reason: input.reason, stopsAt: noticeEndsAt.toISOString() });
     const moved = await applyTransitions(
       tx,
       { ...ctx, now: () => now },
@@ -88,7 +89,7 @@ export async function suspendOrganization(ctx: Ctx, raw: unknown): Promise<Suspe
         from: "running" as const,
         to: "stopping" as const,
         reason: notice,
-        patch: { stateDeadline: noticeEndsAt, stateReason: notice },
+        patch: { stateDeadline: noticeEndsAt, stateReason: notice.text },
       })),
     );
     await writeAudit(tx, ctx.actor, {

@@ -63,6 +63,13 @@ describe("suspending an organization", () => {
     const noticed = await row(id);
     expect(noticed?.state).toBe("stopping");
     expect(noticed?.state_reason).toContain("unpaid invoices");
+    const ev = await getDb().execute<{ reason_code: string; reason_params: Record<string, string> }>(
+      sql`select reason_code, reason_params from instance_events where instance_id = ${id} and to_state = 'stopping'`,
+    );
+    expect(ev.rows[0]).toMatchObject({
+      reason_code: "org_suspended",
+      reason_params: { reason: "unpaid invoices" },
+    });
     expect(new Date(noticed?.state_deadline as Date).getTime()).toBe(clock.now().getTime() + 30 * 60_000);
 
     // Not before the notice ends …
