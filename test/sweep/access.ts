@@ -18,6 +18,8 @@ export const API_ACCESS: Record<string, Level> = {
   "GET /api/auth/[...nextauth]": "public",
   "POST /api/auth/[...nextauth]": "public",
   "GET /api/v1/me": "signed-in",
+  "POST /api/v1/admin/tenants/[org]/suspend": "operator",
+  "POST /api/v1/admin/tenants/[org]/reactivate": "operator",
   "GET /api/v1/orgs/[org]/catalog/offerings": "viewer",
   "GET /api/v1/orgs/[org]/projects": "viewer",
   "GET /api/v1/orgs/[org]/quotas": "viewer",

@@ -161,12 +161,21 @@ describe("API route sweep (every route handler under app/api)", () => {
       }
       if ((await tenantDigest(fx.a.org.id)) !== before) failures.push(`${r.key}: a refused call wrote rows`);
 
+      if (level === "operator") {
+        // A token never carries operator powers (lib/tenancy authenticateApiToken): even an operator's own
+        // token is refused, so operator routes serve the console session only; lib tests are their positive control.
+        await expectProblem(
+          await send(r, params, { token: fx.operator, bad: true }),
+          403,
+          `${r.key} by token`,
+        );
+        if ((await tenantDigest(fx.a.org.id)) !== before)
+          failures.push(`${r.key}: a refused call wrote rows`);
+        checked++;
+        continue;
+      }
       // Positive control: the least allowed role is let through (whatever the body then earns).
-      const token = isOrgLevel(level)
-        ? fx.tokens[level]
-        : level === "operator"
-          ? fx.operator
-          : fx.tokens.viewer;
+      const token = isOrgLevel(level) ? fx.tokens[level] : fx.tokens.viewer;
       const res = await send(r, params, { token, bad: true });
       const refused = known ? [401, 403, 404] : [401, 403];
       if (refused.includes(res.status) || res.status >= 500) {

@@ -8,7 +8,12 @@ import {
 } from "zod-openapi";
 import { catalogFiltersSchema } from "@/lib/catalog";
 import { costRangeSchema, reservationSchema } from "@/lib/metering";
-import { launchPreviewQuerySchema, launchSpecSchema, listInstancesSchema } from "@/lib/provisioning";
+import {
+  launchPreviewQuerySchema,
+  launchSpecSchema,
+  listInstancesSchema,
+  suspendSchema,
+} from "@/lib/provisioning";
 import {
   orgQuotaListSchema,
   quotaRequestListSchema,
@@ -122,6 +127,41 @@ const paths: ZodOpenApiPathsObject = {
       requestParams: { path: orgPath },
       requestBody: { required: true, content: { "application/json": { schema: quotaRequestSchema } } },
       responses: responses({ "201": json("Requested (open)", quotaRequestViewSchema) }, [400, 403, 413, 422]),
+    },
+  },
+  "/admin/tenants/{org}/suspend": {
+    post: {
+      tags: ["Operators"],
+      summary: "Suspend an organization",
+      description:
+        "Platform operators only, with the console session (API tokens never carry operator powers). Launches and starts are refused with the reason, queued work waits, running instances get the notice (minutes, default 60) and stop when it ends.",
+      requestParams: { path: orgPath },
+      requestBody: {
+        required: true,
+        content: { "application/json": { schema: suspendSchema.omit({ org: true }) } },
+      },
+      responses: responses(
+        {
+          "200": json(
+            "Suspended",
+            z.object({ org: z.string(), noticeEndsAt: z.iso.datetime(), noticedInstances: z.number().int() }),
+          ),
+        },
+        [400, 403, 409, 413, 422],
+      ),
+    },
+  },
+  "/admin/tenants/{org}/reactivate": {
+    post: {
+      tags: ["Operators"],
+      summary: "Reactivate a suspended organization",
+      description:
+        "Platform operators only, with the console session (API tokens never carry operator powers). Launches and starts are allowed again; 409 when it is not suspended.",
+      requestParams: { path: orgPath },
+      responses: responses(
+        { "200": json("Reactivated", z.object({ org: z.string(), suspended: z.boolean() })) },
+        [403, 409],
+      ),
     },
   },
   "/orgs/{org}/projects": {
