@@ -71,6 +71,10 @@ export {
 export { HELD_STATES, loadRegionQuotaState } from "./state";
 export { gpusOfSlices, SLICES_PER_GPU, slicesOfGpus } from "./units";
 export {
+  adminQuotaListSchema,
+  adminQuotaRowSchema,
+  cohortListSchema,
+  cohortViewSchema,
   orgQuotaListSchema,
   orgQuotaViewSchema,
   type QuotaRequestView,

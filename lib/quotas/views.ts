@@ -61,3 +61,35 @@ export const orgQuotaViewSchema = z
 export const orgQuotaListSchema = z
   .object({ items: z.array(orgQuotaViewSchema) })
   .meta({ id: "OrgQuotaList" });
+
+/** Operators: one organization × GPU model × region (GET /admin/quotas). */
+export const adminQuotaRowSchema = z
+  .object({
+    orgId: z.uuid(),
+    orgName: z.string(),
+    orgSlug: z.string(),
+    gpuModelId: z.string(),
+    regionCode: z.string(),
+    source: z.enum(["organization", "default", "builtin"]),
+    nominalGpus: z.int(),
+    borrowingLimitGpus: z.int(),
+    lendingLimitGpus: z.int().nullable().meta({ description: "null = all unused nominal may be lent" }),
+    inUseGpus: z.int(),
+    borrowedGpus: z.int(),
+    lentGpus: z.int(),
+    cohortName: z.string().nullable(),
+  })
+  .meta({ id: "AdminQuota" });
+export const adminQuotaListSchema = z
+  .object({ items: z.array(adminQuotaRowSchema) })
+  .meta({ id: "AdminQuotaList" });
+
+export const cohortViewSchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    description: z.string(),
+    members: z.array(z.object({ orgId: z.uuid(), orgName: z.string(), weight: z.number() })),
+  })
+  .meta({ id: "Cohort" });
+export const cohortListSchema = z.object({ items: z.array(cohortViewSchema) }).meta({ id: "CohortList" });

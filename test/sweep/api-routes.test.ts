@@ -1,6 +1,7 @@
 /// <reference types="vite/client" />
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { NOT_ALLOWED } from "@/lib/api/not-allowed";
+import type { UserActor } from "@/lib/core";
 import { API_ACCESS, isOrgLevel, type Level, rolesBelow, routePattern } from "./access";
 import { type SweepFixture, sweepFixture, tenantDigest } from "./fixture";
 
@@ -11,6 +12,13 @@ import { type SweepFixture, sweepFixture, tenantDigest } from "./fixture";
  * below the required one is a 403 and changes nothing, even with a bad body and query (authorize first); the
  * required role gets through (the positive control, so the refusals above are about the role).
  */
+// The console's session (next-auth) for the calls that send a cookie: the operator's, for operator-only routes.
+const session = vi.hoisted(() => ({ actor: null as UserActor | null }));
+vi.mock("@/lib/auth/session", async (orig) => ({
+  ...(await orig<Record<string, unknown>>()),
+  getActor: async () => session.actor,
+}));
+
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 type RouteModule = Record<string, unknown>;
 
@@ -56,7 +64,7 @@ function paramNames(pattern: string): string[] {
 async function send(
   r: Found,
   params: Record<string, string>,
-  opts: { token?: string; bad?: boolean } = {},
+  opts: { token?: string; bad?: boolean; session?: UserActor } = {},
 ): Promise<Response> {
   const path = r.pattern.replace(/\[(?:\.\.\.)?([^\]]+)\]/g, (_, n: string) =>
     encodeURIComponent(params[n] ?? ""),
@@ -64,6 +72,13 @@ async function send(
   const url = `http://forja.test${path}${opts.bad ? `?${BAD_QUERY}` : ""}`;
   const headers = new Headers({ "content-type": "application/json" });
   if (opts.token) headers.set("authorization", `Bearer ${opts.token}`);
+  session.actor = opts.session ?? null;
+  if (opts.session) {
+    // The console's own page calling: same host and Origin.
+    headers.set("cookie", "next-auth.session-token=sweep");
+    headers.set("host", "forja.test");
+    headers.set("origin", "http://forja.test");
+  }
   const hasBody = r.method !== "GET" && r.method !== "DELETE";
   const req = new Request(url, {
     method: r.method,
@@ -171,6 +186,13 @@ describe("API route sweep (every route handler under app/api)", () => {
         );
         if ((await tenantDigest(fx.a.org.id)) !== before)
           failures.push(`${r.key}: a refused call wrote rows`);
+        // Positive control: the operator's console session gets through (whatever the body then earns).
+        const res = await send(r, params, { session: fx.operatorActor as UserActor, bad: true });
+        if ([401, 403].includes(res.status) || res.status >= 500) {
+          failures.push(
+            `${r.key} as operator (session) must get through: got ${res.status} ${(await res.text()).slice(0, 200)}`,
+          );
+        }
         checked++;
         continue;
       }

@@ -41,7 +41,9 @@ export async function sweepFixture() {
     const { instance } = await launch(a.ctx, a.slug, notebookSpec(fleet.region));
     return instance.id;
   }
-  return { fleet, a, b, tokens, userIds, otherOwner, operator, newInstance };
+  // Tokens never carry operator powers, so operator-only routes are called with the operator's session.
+  const operatorActor = { ...op.actor, isOperator: true };
+  return { fleet, a, b, tokens, userIds, otherOwner, operator, operatorActor, newInstance };
 }
 
 export type SweepFixture = Awaited<ReturnType<typeof sweepFixture>>;

@@ -15,10 +15,16 @@ import {
   suspendSchema,
 } from "@/lib/provisioning";
 import {
+  adminQuotaListSchema,
+  cohortListSchema,
+  cohortSchema,
+  cohortViewSchema,
   orgQuotaListSchema,
+  quotaDecisionSchema,
   quotaRequestListSchema,
   quotaRequestSchema,
   quotaRequestViewSchema,
+  setOrgQuotaSchema,
 } from "@/lib/quotas";
 import { instanceLogsQuerySchema, utilizationQuerySchema } from "@/lib/telemetry";
 import {
@@ -100,6 +106,77 @@ const paths: ZodOpenApiPathsObject = {
         "Instance types × regions with live availability and prices. List filters take repeated or comma-separated values. A bad value is a 422 naming the parameter.",
       requestParams: { path: orgPath, query: catalogFiltersSchema },
       responses: responses({ "200": json("A page of offerings", offeringPageSchema) }, [422]),
+    },
+  },
+  "/admin/quotas": {
+    get: {
+      tags: ["Operators"],
+      summary: "All quotas with use",
+      description:
+        "Operators only. Every organization × GPU model × region with a quota of its own or GPUs held.",
+      responses: responses({ "200": json("Levels and use", adminQuotaListSchema) }, [403]),
+    },
+    put: {
+      tags: ["Operators"],
+      summary: "Set an organization's quota",
+      description:
+        "Operators only. Going below what the organization holds within its nominal answers 409 with the instances it would reclaim, unless confirmReclaim is true.",
+      requestBody: { required: true, content: { "application/json": { schema: setOrgQuotaSchema } } },
+      responses: responses(
+        { "200": json("Saved", adminQuotaListSchema.shape.items.element) },
+        [400, 403, 409, 413, 422],
+      ),
+    },
+  },
+  "/admin/cohorts": {
+    get: {
+      tags: ["Operators"],
+      summary: "List cohorts",
+      responses: responses({ "200": json("Cohorts with members and weights", cohortListSchema) }, [403]),
+    },
+    post: {
+      tags: ["Operators"],
+      summary: "Create a cohort",
+      requestBody: { required: true, content: { "application/json": { schema: cohortSchema } } },
+      responses: responses(
+        { "201": json("Created", cohortViewSchema.omit({ members: true })) },
+        [400, 403, 413, 422],
+      ),
+    },
+  },
+  "/admin/quota-requests": {
+    get: {
+      tags: ["Operators"],
+      summary: "The quota request queue",
+      description:
+        "Operators only. Open first, with each organization's nominal, use, month-to-date spend and earlier requests.",
+      responses: responses({ "200": json("Requests", quotaRequestListSchema) }, [403]),
+    },
+  },
+  "/admin/quota-requests/{id}/approve": {
+    post: {
+      tags: ["Operators"],
+      summary: "Approve a quota request",
+      description:
+        "grantedGpus fewer than asked is a partial approval; the nominal is raised at once and the requester emailed.",
+      requestParams: { path: z.object({ id: z.uuid() }) },
+      requestBody: {
+        content: {
+          "application/json": { schema: quotaDecisionSchema.pick({ grantedGpus: true, message: true }) },
+        },
+      },
+      responses: responses({ "200": json("Decided", quotaRequestViewSchema) }, [400, 403, 409, 413, 422]),
+    },
+  },
+  "/admin/quota-requests/{id}/deny": {
+    post: {
+      tags: ["Operators"],
+      summary: "Deny a quota request",
+      requestParams: { path: z.object({ id: z.uuid() }) },
+      requestBody: {
+        content: { "application/json": { schema: quotaDecisionSchema.pick({ message: true }) } },
+      },
+      responses: responses({ "200": json("Decided", quotaRequestViewSchema) }, [400, 403, 409, 413, 422]),
     },
   },
   "/orgs/{org}/quotas": {
