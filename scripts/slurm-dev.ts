@@ -31,12 +31,24 @@ try {
   console.log(`Client commands: SLURM_CONF=${c.confPath} squeue`);
   console.log(`Start Forja on it:\n\n  FORJA_SLURM='${JSON.stringify(config)}' npm start\n`);
   console.log("Ctrl-C stops the cluster.");
-  const stop = async () => {
-    await c.stop();
-    process.exit(0);
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    console.log("Stopping the cluster…");
+    c.stop().then(
+      () => {
+        console.log("Cluster stopped; folder removed.");
+        process.exit(0);
+      },
+      (err) => {
+        console.error("Stopping the cluster failed:", err);
+        process.exit(1);
+      },
+    );
   };
-  process.on("SIGINT", () => void stop());
-  process.on("SIGTERM", () => void stop());
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
   setInterval(() => {}, 1 << 30);
 } catch (err) {
   console.error(err instanceof Error ? err.message : err);

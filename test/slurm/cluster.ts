@@ -68,6 +68,7 @@ export type TestClusterOptions = {
 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleepSync = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 function readPid(file: string): number | null {
   try {
@@ -111,7 +112,35 @@ export async function startTestCluster(opts: TestClusterOptions = {}): Promise<T
   fs.writeFileSync(keyFile, randomBytes(1024), { mode: 0o400 });
   const socket = path.join(mungeDir, "munge.socket");
   const pids: Array<{ what: string; file: string }> = [];
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  // Synchronous from start to end: under `npm run … ` / tsx a Ctrl-C ends the process at its next event-loop turn,
+  // so `npm run slurm:dev` must finish stopping before yielding once.
   const stop = async () => {
+    // Jobs first: a job's processes outlive slurmd/slurmstepd, so cancel them while the daemons still run.
+    const conf = path.join(dir, "slurm.conf");
+    const env = { ...process.env, SLURM_CONF: conf };
+    const squeue = which("squeue");
+    const scancel = which("scancel");
+    if (squeue && scancel && fs.existsSync(conf)) {
+      const jobs = () =>
+        (spawnSync(squeue, ["-h", "-o", "%i"], { env, encoding: "utf8", timeout: 5000 }).stdout ?? "")
+          .trim()
+          .split(/\s+/)
+          .filter(Boolean);
+      const ids = jobs();
+      if (ids.length) {
+        spawnSync(scancel, ids, { env, timeout: 5000 });
+        const end = Date.now() + 5000;
+        while (jobs().length && Date.now() < end) sleepSync(100);
+      }
+    }
     for (const p of [...pids].reverse()) {
       const pid = readPid(p.file);
       if (pid === null) continue;
@@ -121,18 +150,20 @@ export async function startTestCluster(opts: TestClusterOptions = {}): Promise<T
         /* already gone */
       }
     }
-    await sleep(300);
+    const end = Date.now() + 5000;
+    while (
+      Date.now() < end &&
+      pids.some((p) => {
+        const pid = readPid(p.file);
+        return pid !== null && alive(pid);
+      })
+    )
+      sleepSync(100);
     for (const p of pids) {
       const pid = readPid(p.file);
-      if (pid === null) continue;
-      try {
-        process.kill(pid, 0);
-        process.kill(pid, "SIGKILL");
-      } catch {
-        /* stopped */
-      }
+      if (pid !== null && alive(pid)) process.kill(pid, "SIGKILL");
     }
-    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   };
 
   try {
@@ -263,6 +294,18 @@ export async function startTestCluster(opts: TestClusterOptions = {}): Promise<T
       },
       30_000,
     );
+    // A daemon that lost its port to another process exits after registering: say which, not a later timeout.
+    await sleep(300);
+    for (const p of pids) {
+      const pid = readPid(p.file);
+      if (pid === null || !alive(pid)) {
+        const log = path.join(logDir, `${p.what.replace(" ", "-")}.log`);
+        const tail = fs.existsSync(log)
+          ? fs.readFileSync(log, "utf8").trim().split("\n").slice(-2).join(" | ")
+          : "";
+        throw new Error(`${p.what} is not running${tail ? `: ${tail}` : ""}`);
+      }
+    }
     return {
       dir,
       clusterName,
