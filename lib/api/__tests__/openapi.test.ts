@@ -91,4 +91,17 @@ describe("GET /api/v1/openapi.json", () => {
       expect.arrayContaining(["201", "200", "400", "401", "403", "404", "409", "422", "429"]),
     );
   });
+
+  it("documents the reservation purchase's Idempotency-Key header and its replay answer", async () => {
+    const doc = await (await openApiRoute(new Request("http://forja.test/api/v1/openapi.json"))).json();
+    const buy = doc.paths["/orgs/{org}/usage/reservations"].post;
+    expect(buy.parameters.map((p: { in: string; name: string }) => `${p.in}:${p.name}`)).toEqual([
+      "path:org",
+      "header:Idempotency-Key",
+    ]);
+    expect(buy.responses["200"].headers).toHaveProperty("Idempotent-Replayed");
+    expect(Object.keys(buy.responses)).toEqual(
+      expect.arrayContaining(["201", "200", "400", "409", "413", "422"]),
+    );
+  });
 });

@@ -366,11 +366,30 @@ const paths: ZodOpenApiPathsObject = {
     post: {
       tags: ["Usage"],
       summary: "Buy a reservation (admins and owners)",
-      requestParams: { path: orgPath },
+      description:
+        "Commits the organization to the term at the quoted price. Send an Idempotency-Key so a retried request never buys a second commitment.",
+      requestParams: {
+        path: orgPath,
+        header: z.object({
+          "Idempotency-Key": z.string().max(200).optional().meta({
+            description:
+              "Any unique string per intended purchase; a repeat with the same body returns the first purchase (200), with another body is a 409",
+          }),
+        }),
+      },
       requestBody: { required: true, content: { "application/json": { schema: reservationSchema } } },
       responses: responses(
-        { "201": json("Bought", z.object({ reservation: z.looseObject({}), quote: z.looseObject({}) })) },
-        [403, 422],
+        {
+          "201": json("Bought", z.object({ reservation: z.looseObject({}), quote: z.looseObject({}) })),
+          "200": {
+            ...json(
+              "Replayed: this Idempotency-Key already bought this reservation",
+              z.object({ reservation: z.looseObject({}), quote: z.looseObject({}) }),
+            ),
+            headers: z.object({ "Idempotent-Replayed": z.literal("true") }),
+          },
+        },
+        [400, 403, 409, 413, 422],
       ),
     },
   },
