@@ -13,6 +13,7 @@ export default defineConfig({
     include: [
       "lib/**/__tests__/**/*.test.ts",
       "components/**/__tests__/**/*.test.ts",
+      "components/**/__tests__/**/*.test.tsx",
       "scripts/**/__tests__/**/*.test.ts",
       "test/**/*.test.ts",
     ],

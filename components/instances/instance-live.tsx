@@ -35,10 +35,13 @@ export function InstanceLive({
   org,
   initial,
   run,
+  canConnect,
 }: {
   org: string;
   initial: InstanceDetailView;
   run: RunInstanceAction;
+  /** Members and up: a viewer is never given connection details, so the page has no Connection section for them. */
+  canConnect: boolean;
 }) {
   const t = useTranslations("Instances");
   const why = useTranslations("QueueReasons");
@@ -148,7 +151,7 @@ export function InstanceLive({
       </header>
       {data.queue ? <QueuePanel org={org} queue={data.queue} /> : null}
       <div className="grid gap-4 lg:grid-cols-2">
-        <ConnectionDetails connection={data.connection} />
+        {canConnect ? <ConnectionDetails connection={data.connection} /> : null}
         <CostEstimate cost={data.cost} />
       </div>
       <StatusTimeline events={data.events} now={data.now} />

@@ -5,6 +5,7 @@ import { ShutdownWarning } from "@/components/costs/shutdown-warning";
 import { InstanceCharts } from "@/components/instances/instance-charts";
 import { InstanceLive } from "@/components/instances/instance-live";
 import { LogsPanel } from "@/components/instances/logs-panel";
+import { roleAtLeast } from "@/lib/access";
 import { NotFoundError } from "@/lib/core";
 import { loadInstanceDetail } from "@/lib/provisioning";
 import { getOrgPageContext } from "../../org-context";
@@ -23,7 +24,7 @@ async function load(...args: Parameters<typeof loadInstanceDetail>) {
 
 export default async function InstancePage({ params }: { params: Promise<{ org: string; id: string }> }) {
   const { org: slug, id } = await params;
-  const { ctx } = await getOrgPageContext(slug);
+  const { ctx, role } = await getOrgPageContext(slug);
   const t = await getTranslations("Instances");
   const detail = await load(ctx, slug, id);
   return (
@@ -38,7 +39,12 @@ export default async function InstancePage({ params }: { params: Promise<{ org: 
         instanceId={detail.id}
         snooze={snoozeShutdownAction.bind(null, slug, detail.id)}
       />
-      <InstanceLive org={slug} initial={detail} run={instanceAction.bind(null, slug)} />
+      <InstanceLive
+        org={slug}
+        initial={detail}
+        run={instanceAction.bind(null, slug)}
+        canConnect={roleAtLeast(role, "member")}
+      />
       <InstanceCharts org={slug} instanceId={detail.id} gpuCount={detail.gpuCount} />
       {detail.kind === "container" ? <LogsPanel org={slug} id={detail.id} /> : null}
     </div>
