@@ -30,6 +30,7 @@ const TEXTS = {
     `Borrowed capacity reclaimed: an organization of the cohort needs its nominal quota back; notice of ${p.seconds} s`,
   max_runtime: (p) => `Reached its maximum runtime of ${p.minutes} minutes`,
   cluster_time_limit: () => "Reached the cluster's time limit",
+  node_drained: (p) => `Node ${p.node} is being drained by the operator; notice of ${p.seconds} s`,
   org_suspended: (p) =>
     `Organization suspended by the platform operator (${p.reason}); this instance stops at ${p.stopsAt}`,
 } satisfies Record<string, (p: EventReasonParams) => string>;

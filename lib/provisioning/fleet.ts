@@ -3,11 +3,12 @@ import { and, eq, inArray } from "drizzle-orm";
 import { requireOperator } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { type Ctx, NotFoundError, nowOf } from "@/lib/core";
-import { withReadCommittedTx } from "@/lib/db/client";
+import { type Tx, withReadCommittedTx } from "@/lib/db/client";
 import { instances, nodes } from "@/lib/db/schema";
+import { why } from "./event-reasons";
 import { applyTransitions } from "./lifecycle";
 import { getProvider } from "./providers";
-import { lockRegionPlacement } from "./scheduler";
+import { lockRegionPlacement, SPOT_NOTICE_MS } from "./scheduler";
 import { CAPACITY_STATES, type InstanceState } from "./states";
 
 type NodeStatus = "active" | "draining" | "down";
@@ -21,55 +22,43 @@ async function setNodeStatus(ctx: Ctx, nodeId: string, status: NodeStatus, now: 
     await lockRegionPlacement(tx, node.regionCode);
     await tx.update(nodes).set({ status }).where(eq(nodes.id, nodeId));
     let failed = 0;
+    let noticed = 0;
     const engine = getProvider(node.regionCode).engine;
     if (engine) {
       // The cluster owns the node: tell it (scontrol update); what its jobs become (requeued, NODE_FAIL)
       // reaches Forja through the engine pass, like a change an admin made on the cluster. A refusal by the
       // cluster rolls this back.
-      const why = `Forja operator: ${status === "down" ? "failed" : status === "draining" ? "drain" : "resume"}`;
-      await engine.setNodeStatus(node.name, status, why);
+      const note = `Forja operator: ${status === "down" ? "failed" : status === "draining" ? "drain" : "resume"}`;
+      await engine.setNodeStatus(node.name, status, note);
     } else if (status === "down") {
-      const onNode = await tx
-        .select({ id: instances.id, orgId: instances.orgId, state: instances.state })
-        .from(instances)
-        .where(and(eq(instances.nodeId, nodeId), inArray(instances.state, [...CAPACITY_STATES])))
-        .for("update");
-      const reason = `Node ${node.name} failed`;
-      const moved = await applyTransitions(
-        tx,
-        { ...ctx, now: () => now },
-        onNode.map((i) => ({
-          id: i.id,
-          orgId: i.orgId,
-          from: i.state as InstanceState,
-          to: "failed" as const,
-          reason,
-          patch: { stateReason: reason, stateDeadline: null, connection: null },
-        })),
-      );
-      failed = moved.size;
+      failed = await failInstancesOn(tx, { ...ctx, now: () => now }, node, now);
+    } else if (status === "draining") {
+      noticed = await noticeInstancesOn(tx, { ...ctx, now: () => now }, node, now);
     }
     await writeAudit(tx, ctx.actor, {
       orgId: null,
       action: `node.${status === "down" ? "failed" : status === "draining" ? "drained" : "activated"}`,
       targetType: "node",
       targetId: nodeId,
-      data: { name: node.name, from: node.status, failedInstances: failed },
+      data: { name: node.name, from: node.status, failedInstances: failed, noticedInstances: noticed },
       at: now,
     });
-    return { nodeId, name: node.name, status, failedInstances: failed };
+    return { nodeId, name: node.name, status, failedInstances: failed, noticedInstances: noticed };
   });
 }
 
 /**
  * A node went down: no more placements there, and every instance holding GPUs on it fails (its allocations
- * are released by the transition). Operators only.
+ * are released by the transition), except running ones with auto-recover, which are requeued. Operators only.
  */
 export function failNode(ctx: Ctx, nodeId: string, now: Date = nowOf(ctx)) {
   return setNodeStatus(ctx, nodeId, "down", now);
 }
 
-/** Drain: what runs there keeps running, nothing new is placed there. Operators only. */
+/**
+ * Drain: nothing new is placed there, and its running instances get a notice (stopped when it ends, requeued
+ * with auto-recover). Operators only.
+ */
 export function drainNode(ctx: Ctx, nodeId: string, now: Date = nowOf(ctx)) {
   return setNodeStatus(ctx, nodeId, "draining", now);
 }
@@ -77,4 +66,101 @@ export function drainNode(ctx: Ctx, nodeId: string, now: Date = nowOf(ctx)) {
 /** Back in service after a drain or repair. */
 export function activateNode(ctx: Ctx, nodeId: string, now: Date = nowOf(ctx)) {
   return setNodeStatus(ctx, nodeId, "active", now);
+}
+
+type NodeRow = { id: string; name: string };
+type TxCtx = Pick<Ctx, "actor" | "now">;
+
+/**
+ * A node failed: what holds GPUs there fails, except running instances with auto-recover, which go back to
+ * the queue (running → preempting → preempted → queued in this transaction, the GPUs released on the way).
+ */
+async function failInstancesOn(tx: Tx, ctx: TxCtx, node: NodeRow, now: Date): Promise<number> {
+  const onNode = await tx
+    .select({
+      id: instances.id,
+      orgId: instances.orgId,
+      state: instances.state,
+      autoRecover: instances.autoRecover,
+    })
+    .from(instances)
+    .where(and(eq(instances.nodeId, node.id), inArray(instances.state, [...CAPACITY_STATES])))
+    .for("update");
+  const reason = `Node ${node.name} failed`;
+  const recover = onNode.filter((i) => i.autoRecover && (i.state === "running" || i.state === "preempting"));
+  const fail = onNode.filter((i) => !recover.includes(i));
+  const moved = await applyTransitions(
+    tx,
+    ctx,
+    fail.map((i) => ({
+      id: i.id,
+      orgId: i.orgId,
+      from: i.state as InstanceState,
+      to: "failed" as const,
+      reason,
+      patch: { stateReason: reason, stateDeadline: null, connection: null },
+    })),
+  );
+  const base = (i: (typeof recover)[number]) => ({ id: i.id, orgId: i.orgId, reason });
+  await applyTransitions(
+    tx,
+    ctx,
+    recover
+      .filter((i) => i.state === "running")
+      .map((i) => ({
+        ...base(i),
+        from: "running" as const,
+        to: "preempting" as const,
+        patch: { stateReason: reason },
+      })),
+  );
+  await applyTransitions(
+    tx,
+    ctx,
+    recover.map((i) => ({
+      ...base(i),
+      from: "preempting" as const,
+      to: "preempted" as const,
+      patch: { stateDeadline: null, stoppedAt: now, connection: null },
+    })),
+  );
+  await applyTransitions(
+    tx,
+    ctx,
+    recover.map((i) => ({
+      ...base(i),
+      from: "preempted" as const,
+      to: "queued" as const,
+      reason: why("auto_recover"),
+      patch: { queuedAt: now, nodeId: null, stateReason: reason },
+    })),
+  );
+  return moved.size;
+}
+
+/**
+ * A node is drained: nothing new is placed there, and its running instances get the same notice as a spot
+ * interruption (running → preempting); when it ends the reconciler stops them, and auto-recover requeues
+ * them elsewhere.
+ */
+async function noticeInstancesOn(tx: Tx, ctx: TxCtx, node: NodeRow, now: Date): Promise<number> {
+  const running = await tx
+    .select({ id: instances.id, orgId: instances.orgId })
+    .from(instances)
+    .where(and(eq(instances.nodeId, node.id), eq(instances.state, "running")))
+    .for("update");
+  const reason = why("node_drained", { node: node.name, seconds: Math.round(SPOT_NOTICE_MS / 1000) });
+  const moved = await applyTransitions(
+    tx,
+    ctx,
+    running.map((i) => ({
+      id: i.id,
+      orgId: i.orgId,
+      from: "running" as const,
+      to: "preempting" as const,
+      reason,
+      patch: { stateDeadline: new Date(now.getTime() + SPOT_NOTICE_MS), stateReason: reason.text },
+    })),
+  );
+  return moved.size;
 }
