@@ -94,6 +94,14 @@ export function LaunchPreview({
                   {t("overQuota", { needed: format.number(data.gpusNeeded) })}
                 </span>
               ) : null}
+              {!overQuota && data.quota.borrowedGpus > 0 ? (
+                <p className="mt-1 text-xs">
+                  {t("split", {
+                    guaranteed: format.number(data.quota.guaranteedGpus),
+                    borrowed: format.number(data.quota.borrowedGpus),
+                  })}
+                </p>
+              ) : null}
             </dd>
             <dt className="font-medium">{t("wait")}</dt>
             <dd>{waitText()}</dd>

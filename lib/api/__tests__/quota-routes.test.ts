@@ -1,0 +1,109 @@
+import { describe, expect, it, vi } from "vitest";
+import { POST as approve } from "@/app/api/v1/admin/quota-requests/[id]/approve/route";
+import { POST as deny } from "@/app/api/v1/admin/quota-requests/[id]/deny/route";
+import { GET as adminQuotas, PUT as putQuota } from "@/app/api/v1/admin/quotas/route";
+import { GET as orgQuotas } from "@/app/api/v1/orgs/[org]/quotas/route";
+import type { UserActor } from "@/lib/core";
+import { newFleet, newOrg } from "@/lib/provisioning/__tests__/fixtures";
+import { createQuotaRequest, setOrgQuota } from "@/lib/quotas";
+import { call, postJson, tokenFor } from "./support";
+
+// The console's session: operator routes take no token (tokens never carry operator powers).
+const session = vi.hoisted(() => ({ actor: null as UserActor | null }));
+vi.mock("@/lib/auth/session", async (orig) => ({
+  ...(await orig<Record<string, unknown>>()),
+  getActor: async () => session.actor,
+}));
+const console_ = { cookie: "next-auth.session-token=t", host: "forja.test", origin: "http://forja.test" };
+
+describe("quota API", () => {
+  it("members read their quotas; an operator partly approves and denies through the API; a token is refused", async () => {
+    const fleet = await newFleet([{ gpus: 8 }]);
+    const o = await newOrg("qapi");
+    const op = { ...(o.actor as UserActor), isOperator: true };
+    await setOrgQuota(
+      { actor: op },
+      {
+        orgId: o.org.id,
+        gpuModelId: "h100",
+        regionCode: fleet.region,
+        nominalGpus: 1,
+        borrowingLimitGpus: 0,
+      },
+    );
+    const member = await o.as("member");
+    const token = await tokenFor(member, o.slug);
+    const mine = await call(orgQuotas, `/orgs/${o.slug}/quotas`, { org: o.slug }, { token });
+    expect(mine.status).toBe(200);
+    const body = (await mine.json()) as { items: Array<{ regionCode: string; nominalGpus: number }> };
+    expect(body.items.find((r) => r.regionCode === fleet.region)?.nominalGpus).toBe(1);
+
+    const ask = { gpuModelId: "h100", regionCode: fleet.region, requestedGpus: 6, reason: "Paper deadline" };
+    const r1 = await createQuotaRequest(member, o.slug, ask);
+    const r2 = await createQuotaRequest(member, o.slug, ask);
+
+    const byToken = await postJson(
+      approve,
+      `/admin/quota-requests/${r1.id}/approve`,
+      { id: r1.id },
+      {},
+      { token },
+    );
+    expect(byToken.status).toBe(403);
+
+    session.actor = op;
+    const partly = await postJson(
+      approve,
+      `/admin/quota-requests/${r1.id}/approve`,
+      { id: r1.id },
+      { grantedGpus: 4, message: "4 for now" },
+      { headers: console_ },
+    );
+    expect(partly.status).toBe(200);
+    expect(await partly.json()).toMatchObject({
+      status: "partial",
+      grantedGpus: 4,
+      decisionMessage: "4 for now",
+    });
+    const again = await postJson(
+      approve,
+      `/admin/quota-requests/${r1.id}/approve`,
+      { id: r1.id },
+      {},
+      { headers: console_ },
+    );
+    expect(again.status).toBe(409);
+    expect(again.headers.get("content-type")).toBe("application/problem+json");
+    const denied = await postJson(deny, `/admin/quota-requests/${r2.id}/deny`, { id: r2.id }, "", {
+      headers: console_,
+    });
+    expect(await denied.json()).toMatchObject({ status: "denied" });
+
+    const table = await call(adminQuotas, "/admin/quotas", {}, { headers: console_ });
+    const rows = (await table.json()) as {
+      items: Array<{ orgId: string; regionCode: string; nominalGpus: number }>;
+    };
+    expect(rows.items.find((r) => r.orgId === o.org.id && r.regionCode === fleet.region)?.nominalGpus).toBe(
+      4,
+    );
+    const bad = await call(
+      putQuota,
+      "/admin/quotas",
+      {},
+      {
+        method: "PUT",
+        headers: { ...console_, "content-type": "application/json" },
+        body: JSON.stringify({
+          orgId: o.org.id,
+          gpuModelId: "h100",
+          regionCode: fleet.region,
+          nominalGpus: 2,
+          borrowingLimitGpus: 0,
+          lendingLimitGpus: 3,
+        }),
+      },
+    );
+    expect(bad.status).toBe(422);
+    session.actor = null;
+  });
+});
