@@ -20,6 +20,8 @@ export const API_ACCESS: Record<string, Level> = {
   "GET /api/v1/me": "signed-in",
   "POST /api/v1/admin/tenants/[org]/suspend": "operator",
   "POST /api/v1/admin/tenants/[org]/reactivate": "operator",
+  "POST /api/v1/admin/nodes/[id]/drain": "operator",
+  "POST /api/v1/admin/nodes/[id]/fail": "operator",
   "GET /api/v1/admin/quotas": "operator",
   "PUT /api/v1/admin/quotas": "operator",
   "GET /api/v1/admin/cohorts": "operator",

@@ -49,6 +49,25 @@ const idParam = z.uuid().meta({ description: "Instance id" });
 const orgPath = z.object({ org: orgParam });
 const instancePath = z.object({ org: orgParam, id: idParam });
 
+const nodePath = z.object({ id: z.uuid().meta({ description: "Node id" }) });
+const nodeResultSchema = z.object({
+  nodeId: z.uuid(),
+  name: z.string(),
+  status: z.enum(["active", "draining", "down"]),
+  failedInstances: z.number().int(),
+  noticedInstances: z.number().int(),
+});
+/** An operator's node operation: console session only (API tokens never carry operator powers). */
+function nodeVerb(summary: string, description: string): ZodOpenApiOperationObject {
+  return {
+    tags: ["Operators"],
+    summary,
+    description: `Platform operators only, with the console session. ${description}`,
+    requestParams: { path: nodePath },
+    responses: responses({ "200": json("The node's new status", nodeResultSchema) }, [403]),
+  };
+}
+
 const problem = (description: string) => ({
   description,
   content: { "application/problem+json": { schema: problemSchema } },
@@ -240,6 +259,18 @@ const paths: ZodOpenApiPathsObject = {
         [403, 409],
       ),
     },
+  },
+  "/admin/nodes/{id}/drain": {
+    post: nodeVerb(
+      "Drain a node",
+      "No new placements there; its running instances get the spot notice, then stop or are requeued per auto-recover.",
+    ),
+  },
+  "/admin/nodes/{id}/fail": {
+    post: nodeVerb(
+      "Mark a node failed",
+      "Its instances fail; running instances with auto-recover are requeued instead.",
+    ),
   },
   "/orgs/{org}/projects": {
     get: {
