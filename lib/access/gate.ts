@@ -1,7 +1,7 @@
 import "server-only";
 import { and, asc, eq } from "drizzle-orm";
 import { type Ctx, ForbiddenError, NotFoundError, UnauthorizedError } from "@/lib/core";
-import { getDb } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 import { memberships, organizations } from "@/lib/db/schema";
 import { type OrgRole, roleAtLeast } from "./roles";
 
@@ -22,7 +22,7 @@ export async function requireOrgAccess(
   // No slug holds a control character or runs this long; such a URL names nothing (and a NUL would make
   // PostgreSQL fail the query instead of finding no row).
   if (orgSlug.length > 200 || hasControlChar(orgSlug)) throw new NotFoundError("Organization");
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   const [row] = await exec
     .select({
       id: organizations.id,
@@ -53,7 +53,7 @@ function hasControlChar(s: string): boolean {
 /** Organizations the acting user belongs to, for the switcher and the landing redirect. */
 export async function listMyOrganizations(ctx: Ctx): Promise<Array<OrgSummary & { role: OrgRole }>> {
   if (ctx.actor.kind !== "user") return [];
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   return exec
     .select({
       id: organizations.id,

@@ -2,7 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { requireOperator } from "@/lib/access";
 import type { Ctx } from "@/lib/core";
-import { getDb } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 import { gpuAllocations, gpuModels, nodes, regions } from "@/lib/db/schema";
 
 export type FleetModelRow = {
@@ -35,7 +35,7 @@ type Flat = Omit<FleetRegion, "models" | "gpusTotal" | "gpusAllocated"> & {
 /** Capacity by jurisdiction → region → GPU model, aggregated in SQL. Regions without nodes are listed too. */
 export async function getFleet(ctx: Ctx): Promise<FleetJurisdiction[]> {
   requireOperator(ctx);
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   const res = await exec.execute<Flat>(sql`
     with busy as (
       select ${gpuAllocations.nodeId} as node_id, count(distinct ${gpuAllocations.nodeGpuId})::int as gpus

@@ -3,7 +3,7 @@ import { and, count, desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { requireOperator } from "@/lib/access";
 import { type Ctx, NotFoundError, type Paged, paged, pageParam } from "@/lib/core";
-import { getDb } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 import { organizations, outbox, outboxStatus } from "@/lib/db/schema";
 import { SECRET_PLACEHOLDER } from "@/lib/notify";
 
@@ -50,7 +50,7 @@ export async function listOutboxMessages(
 ): Promise<Paged<OutboxRow> & { counts: Record<OutboxStatus, number> }> {
   requireOperator(ctx);
   const f = filtersSchema.parse(filters);
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   const where = f.status ? eq(outbox.status, f.status) : undefined;
   const [rows, byStatus] = await Promise.all([
     exec
@@ -88,7 +88,7 @@ export function redactForOperator(body: string): string {
 export async function getOutboxMessage(ctx: Ctx, id: string): Promise<OutboxMessage> {
   requireOperator(ctx);
   if (!z.uuid().safeParse(id).success) throw new NotFoundError("Message");
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   const [row] = await exec
     .select({ ...columns, textBody: outbox.textBody, htmlBody: outbox.htmlBody, dedupeKey: outbox.dedupeKey })
     .from(outbox)

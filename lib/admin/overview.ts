@@ -2,7 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { requireOperator } from "@/lib/access";
 import type { Ctx } from "@/lib/core";
-import { getDb } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 import { gpuAllocations, nodes, organizations, outbox, regions, users } from "@/lib/db/schema";
 
 export type PlatformOverview = {
@@ -19,7 +19,7 @@ export type PlatformOverview = {
 /** Headline counts for the operator, in one round trip. */
 export async function getPlatformOverview(ctx: Ctx): Promise<PlatformOverview> {
   requireOperator(ctx);
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   const res = await exec.execute<PlatformOverview>(sql`
     select
       (select count(*) from ${organizations})::int as "organizations",

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { requireOperator } from "@/lib/access";
 import type { Ctx } from "@/lib/core";
 import { likeEscape, type Paged, paged, pageParam, textFilter } from "@/lib/core";
-import { getDb } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 import { memberships, organizations, users } from "@/lib/db/schema";
 
 export const TENANTS_PAGE_SIZE = 25;
@@ -26,7 +26,7 @@ export type TenantFilters = { q?: string; page?: number | string };
 export async function listTenants(ctx: Ctx, filters: TenantFilters = {}): Promise<Paged<TenantRow>> {
   requireOperator(ctx);
   const f = filtersSchema.parse(filters);
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   const pattern = f.q ? `%${likeEscape(f.q)}%` : null;
   const where = pattern
     ? or(ilike(organizations.name, pattern), ilike(organizations.slug, pattern))

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { requireOperator, requireOrgAccess } from "@/lib/access";
 import type { Ctx } from "@/lib/core";
 import { type Paged, paged, pageParam, textFilter } from "@/lib/core";
-import { type Executor, getDb } from "@/lib/db/client";
+import { type Executor, readDb } from "@/lib/db/client";
 import { auditLog, organizations, users } from "@/lib/db/schema";
 
 export const AUDIT_PAGE_SIZE = 50;
@@ -34,7 +34,7 @@ export async function listAuditLog(
 ): Promise<Paged<AuditRow> & { actions: string[] }> {
   const { org } = await requireOrgAccess(ctx, orgSlug, "admin");
   const f = orgFilters.parse(filters);
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   const scope = eq(auditLog.orgId, org.id);
   const [page, actions] = await Promise.all([
     auditPage(exec, [scope, f.action ? eq(auditLog.action, f.action) : undefined], f.page),
@@ -50,7 +50,7 @@ export async function listPlatformAuditLog(
 ): Promise<Paged<AuditRow> & { actions: string[] }> {
   requireOperator(ctx);
   const f = platformFilters.parse(filters);
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   const [page, actions] = await Promise.all([
     auditPage(
       exec,

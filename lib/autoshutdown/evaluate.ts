@@ -1,7 +1,7 @@
 import "server-only";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { type Ctx, checkpoint, nowOf, type PolicyStop } from "@/lib/core";
-import { getDb } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 import { type AutoShutdown, instances, shutdownWarnings } from "@/lib/db/schema";
 import { actOnWarning, type RunningInstance, type ShutdownWarning, warningActsAt, warnShutdown } from "./act";
 import { idleObservations } from "./observe";
@@ -29,7 +29,7 @@ export async function evaluateAutoShutdown(
   opts: { now?: Date; orgIds?: string[]; stop: PolicyStop },
 ): Promise<EvaluateAutoShutdownResult> {
   const now = opts.now ?? nowOf(ctx);
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   const result: EvaluateAutoShutdownResult = { instances: 0, warned: 0, stopped: 0, cancelled: 0, failed: 0 };
   const orgFilter = opts.orgIds ? sql`and i.org_id = any(${`{${opts.orgIds.join(",")}}`}::uuid[])` : sql``;
   const gone = await exec.execute(sql`

@@ -3,7 +3,7 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { requireOrgAccess } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { type Ctx, NotFoundError, nowOf, parseInput, ValidationError } from "@/lib/core";
-import { type Executor, getDb, withTx } from "@/lib/db/client";
+import { type Executor, readDb, withTx } from "@/lib/db/client";
 import { autoShutdownPolicies, gpuModels, projects } from "@/lib/db/schema";
 import { type PolicyInput, policySchema } from "./schemas";
 
@@ -67,7 +67,7 @@ export async function resolvePolicy(
 /** The organization's policies (any role may read them: the launch form shows the limits). */
 export async function listAutoShutdownPolicies(ctx: Ctx, orgSlug: string) {
   const { org } = await requireOrgAccess(ctx, orgSlug, "viewer");
-  return (ctx.tx ?? getDb())
+  return readDb(ctx)
     .select({ policy: autoShutdownPolicies, projectName: projects.name, gpuModelName: gpuModels.name })
     .from(autoShutdownPolicies)
     .leftJoin(projects, eq(projects.id, autoShutdownPolicies.projectId))

@@ -2,7 +2,7 @@ import "server-only";
 import { and, desc, eq } from "drizzle-orm";
 import { requireOrgAccess } from "@/lib/access";
 import { type Ctx, NotFoundError, nowOf } from "@/lib/core";
-import { getDb } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 import { type AutoShutdown, instances, shutdownWarnings } from "@/lib/db/schema";
 import { type EffectivePolicy, resolvePolicy } from "./policies";
 import { withDefaults } from "./validate";
@@ -31,7 +31,7 @@ export async function autoShutdownStatus(
   instanceId: string,
 ): Promise<AutoShutdownStatus> {
   const { org } = await requireOrgAccess(ctx, orgSlug, "viewer");
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   if (!/^[0-9a-f-]{36}$/i.test(instanceId)) throw new NotFoundError("Instance");
   const [inst] = await exec
     .select()

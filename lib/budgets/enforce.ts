@@ -1,7 +1,7 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
 import type { Ctx, PolicyStop } from "@/lib/core";
-import { getDb, withTx } from "@/lib/db/client";
+import { readDb, withTx } from "@/lib/db/client";
 import { instances, organizations, projects } from "@/lib/db/schema";
 import type { Forecast, Month } from "@/lib/metering";
 import { costTexts, createNotification } from "@/lib/notify";
@@ -19,7 +19,7 @@ export async function stopOverBudget(
   input: { budget: Budget; forecast: Forecast; month: Month; now: Date; stop: PolicyStop },
 ): Promise<number> {
   const { budget: b, forecast: f, now } = input;
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   const running = await exec
     .select({ id: instances.id })
     .from(instances)

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, eq, inArray } from "drizzle-orm";
 import { type Ctx, nowOf, type PolicyStop } from "@/lib/core";
-import { getDb } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 import { budgetAlerts, budgets } from "@/lib/db/schema";
 import { type Forecast, forecastOf, monthOf, type ProjectSpendRow, projectSpend } from "@/lib/metering";
 import { type AlertHook, fireBudgetAlert, type Threshold } from "./alert";
@@ -45,7 +45,7 @@ export async function evaluateBudgets(
 ): Promise<EvaluateBudgetsResult> {
   const now = opts.now ?? nowOf(ctx);
   const month = monthOf(now);
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   const result: EvaluateBudgetsResult = { budgets: 0, alerts: 0, emails: 0, stopped: 0, failed: 0 };
   const list = await exec
     .select()

@@ -2,7 +2,7 @@ import "server-only";
 import { and, desc, eq } from "drizzle-orm";
 import { requireOrgAccess } from "@/lib/access";
 import { type Ctx, nowOf } from "@/lib/core";
-import { getDb } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 import { budgetAlerts, budgets, projects } from "@/lib/db/schema";
 import { type Forecast, forecastOf, monthOf, projectSpend } from "@/lib/metering";
 import type { Budget } from "./crud";
@@ -28,7 +28,7 @@ const pct = (n: number, of: number) => Math.round((n / of) * 1000) / 10;
 /** Every budget of the organization with this month's actual, forecast and alerts (any role may read). */
 export async function listBudgets(ctx: Ctx, orgSlug: string): Promise<BudgetWithStatus[]> {
   const { org } = await requireOrgAccess(ctx, orgSlug, "viewer");
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   const now = nowOf(ctx);
   const month = monthOf(now);
   const list = await exec
@@ -76,7 +76,7 @@ export async function listBudgetAlerts(
   opts: { budgetId?: string; limit?: number } = {},
 ): Promise<BudgetAlertRow[]> {
   const { org } = await requireOrgAccess(ctx, orgSlug, "viewer");
-  return (ctx.tx ?? getDb())
+  return readDb(ctx)
     .select()
     .from(budgetAlerts)
     .where(

@@ -2,7 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { requireOrgAccess } from "@/lib/access";
 import { type Ctx, NotFoundError, nowOf, parseInput } from "@/lib/core";
-import { getDb } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 import { countQuery, filterTerms, offeringsCte, pageQuery } from "./offerings-sql";
 import {
   type CatalogFilterInput,
@@ -124,7 +124,7 @@ export async function listOfferings(
   const { org } = await requireOrgAccess(ctx, orgSlug, "viewer");
   // Programmatic callers (API) get a ValidationError (422) for bad filters; pages use parseCatalogFilters.
   const filters = parseInput(catalogFiltersSchema, input);
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   const allowed = org.allowedJurisdictions;
   const cte = offeringsCte(nowOf(ctx), allowed, filterTerms(filters));
   const { rows } = await exec.execute<Row>(pageQuery(cte, filters));
@@ -157,7 +157,7 @@ export async function getOffering(
     sql`it.id = ${key.instanceTypeId}`,
     sql`r.code = ${key.regionCode}`,
   ];
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   const { rows } = await exec.execute<Row>(
     pageQuery(offeringsCte(nowOf(ctx), org.allowedJurisdictions, terms), filters),
   );

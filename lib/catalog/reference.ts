@@ -1,7 +1,7 @@
 import "server-only";
 import { asc, desc, eq, sql } from "drizzle-orm";
 import type { Ctx } from "@/lib/core";
-import { getDb } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 import { gpuModels, type MigProfile, regions } from "@/lib/db/schema";
 
 export type Region = {
@@ -28,7 +28,7 @@ export type GpuModel = {
 
 /** Active regions grouped by data-residency jurisdiction (groups and regions in a stable order). */
 export async function listRegions(ctx: Pick<Ctx, "tx">): Promise<JurisdictionGroup[]> {
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   const { rows } = await exec.execute<{ jurisdiction: string; regions: Region[] }>(sql`
     select ${regions.jurisdiction} as jurisdiction,
       json_agg(json_build_object(
@@ -45,12 +45,12 @@ export async function listRegions(ctx: Pick<Ctx, "tx">): Promise<JurisdictionGro
 
 /** GPU models, largest memory first. */
 export async function listGpuModels(ctx: Pick<Ctx, "tx">): Promise<GpuModel[]> {
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   return exec.select().from(gpuModels).orderBy(desc(gpuModels.memoryGib), asc(gpuModels.name));
 }
 
 export async function getRegion(ctx: Pick<Ctx, "tx">, code: string): Promise<Region | null> {
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   const [row] = await exec.select().from(regions).where(eq(regions.code, code)).limit(1);
   return row ?? null;
 }

@@ -66,6 +66,25 @@ export async function withTx<T>(exec: Executor | undefined, fn: (tx: Tx) => Prom
 }
 
 /**
+ * What a read should run on: the caller's transaction when it is inside one, else the pool. Every query
+ * function takes `ctx` and reads through this, so a caller's transaction sees its own writes.
+ */
+export function readDb(ctx: { tx?: Executor }): Executor {
+  return ctx.tx ?? getDb();
+}
+
+/**
+ * Run `fn` in the caller's transaction, or a new one, with a context whose `tx` is that transaction: the
+ * `withTx(ctx.tx, (tx) => { const c = { ...ctx, tx }; … })` every mutation wrote by hand.
+ */
+export function inTx<C extends { tx?: Executor }, T>(
+  ctx: C,
+  fn: (c: C & { tx: Tx }) => Promise<T>,
+): Promise<T> {
+  return withTx(ctx.tx, (tx) => fn({ ...ctx, tx }));
+}
+
+/**
  * For advisory-lock-then-count transactions (quota, placement): correct only at READ COMMITTED, where each
  * statement after the lock sees every transaction that held the lock before (REPEATABLE READ would count from
  * a snapshot taken before the wait and let two callers both see the same room). A new transaction is opened

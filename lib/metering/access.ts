@@ -3,7 +3,7 @@ import { and, eq, or } from "drizzle-orm";
 import type { z } from "zod";
 import { type OrgAccess, type OrgRole, requireOrgAccess } from "@/lib/access";
 import { type Ctx, NotFoundError, parseInput } from "@/lib/core";
-import { getDb } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 import { projects } from "@/lib/db/schema";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -17,7 +17,7 @@ export async function costScope(
 ): Promise<OrgAccess & { projectId: string | null }> {
   const access = await requireOrgAccess(ctx, orgSlug, min);
   if (!project) return { ...access, projectId: null };
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   const [row] = await exec
     .select({ id: projects.id })
     .from(projects)

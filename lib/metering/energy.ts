@@ -1,7 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { type Ctx, nowOf } from "@/lib/core";
-import { getDb } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 import { costScope, costScopeOf } from "./access";
 import { monthOf, parseMonth } from "./period";
 import { type MonthInput, monthSchema } from "./schemas";
@@ -38,7 +38,7 @@ export type MonthlyEnergy = {
 export async function monthlyEnergy(ctx: Ctx, orgSlug: string, raw: MonthInput = {}): Promise<MonthlyEnergy> {
   const { org, projectId, input } = await costScopeOf(ctx, orgSlug, monthSchema, raw);
   const month = input.month ? parseMonth(input.month) : monthOf(nowOf(ctx));
-  const res = await (ctx.tx ?? getDb()).execute<{
+  const res = await readDb(ctx).execute<{
     instance_id: string;
     name: string;
     region_code: string;
@@ -93,7 +93,7 @@ export async function energyByMonth(
   const from = new Date(
     Date.UTC(current.start.getUTCFullYear(), current.start.getUTCMonth() - (months - 1), 1),
   );
-  const res = await (ctx.tx ?? getDb()).execute<{ period: string; kwh: number; gco2: number }>(sql`
+  const res = await readDb(ctx).execute<{ period: string; kwh: number; gco2: number }>(sql`
     select to_char(date_trunc('month', m.bucket at time zone 'UTC'), 'YYYY-MM') as period,
       (sum(m.power_avg * m.samples * rg.pue) * ${SAMPLE_SECONDS} / 3600000.0)::float8 as kwh,
       (sum(m.power_avg * m.samples * rg.pue * rg.grid_gco2_per_kwh) * ${SAMPLE_SECONDS} / 3600000.0)::float8 as gco2

@@ -1,7 +1,7 @@
 import "server-only";
 import { type SQL, sql } from "drizzle-orm";
 import type { Ctx } from "@/lib/core";
-import { getDb } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 import { costScopeOf } from "./access";
 import {
   type CostGroup,
@@ -41,7 +41,7 @@ const GROUP_LABEL: Record<CostGroup, SQL> = {
 export async function dailyCost(ctx: Ctx, orgSlug: string, raw: DailyCostInput): Promise<DailyCost> {
   const { org, projectId, input } = await costScopeOf(ctx, orgSlug, dailyCostSchema, raw);
   const key = GROUP_KEY[input.groupBy];
-  const res = await (ctx.tx ?? getDb()).execute<{
+  const res = await readDb(ctx).execute<{
     day: string;
     key: string;
     label: string;
@@ -96,7 +96,7 @@ export async function topInstances(
   raw: TopInstancesInput,
 ): Promise<TopInstance[]> {
   const { org, projectId, input } = await costScopeOf(ctx, orgSlug, topInstancesSchema, raw);
-  const res = await (ctx.tx ?? getDb()).execute<{
+  const res = await readDb(ctx).execute<{
     instance_id: string;
     name: string;
     project_name: string;

@@ -1,7 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { Ctx } from "@/lib/core";
-import { getDb } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 import { costScopeOf } from "./access";
 import { type CostRangeInput, costRangeSchema } from "./schemas";
 
@@ -52,7 +52,7 @@ export async function exportLedgerCsv(
 ): Promise<{ filename: string; lines: AsyncGenerator<string> }> {
   const batch = opts.batchSize ?? BATCH;
   const { org, projectId, input } = await costScopeOf(ctx, orgSlug, costRangeSchema, raw);
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   const day = (d: Date) => d.toISOString().slice(0, 10);
   async function* lines(): AsyncGenerator<string> {
     yield `${LEDGER_CSV_COLUMNS.join(",")}\r\n`;

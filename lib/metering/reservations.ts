@@ -4,7 +4,7 @@ import { requireOrgAccess } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { priceAt } from "@/lib/catalog";
 import { ConflictError, type Ctx, nowOf, parseInput, ValidationError } from "@/lib/core";
-import { type Executor, getDb, withTx } from "@/lib/db/client";
+import { type Executor, inTx, readDb } from "@/lib/db/client";
 import { gpuModels, regions, reservations } from "@/lib/db/schema";
 import { reservationRate, unitInstanceType } from "./reservation-rate";
 import { type ReservationInput, reservationSchema } from "./schemas";
@@ -83,7 +83,7 @@ export async function quoteReservation(
   // Authorize before validating, so a stranger's bad body is a 404, not a field list.
   const { org } = await requireOrgAccess(ctx, orgSlug, "viewer");
   const input = parseInput(reservationSchema, raw);
-  return quote(ctx.tx ?? getDb(), org, input, nowOf(ctx));
+  return quote(readDb(ctx), org, input, nowOf(ctx));
 }
 
 /**
@@ -91,8 +91,8 @@ export async function quoteReservation(
  * now, at the quoted rate. Metering bills it every hour, covering matching usage first.
  */
 export async function purchaseReservation(ctx: Ctx, orgSlug: string, raw: ReservationInput) {
-  return withTx(ctx.tx, async (tx) => {
-    const c: Ctx = { ...ctx, tx };
+  return inTx(ctx, async (c) => {
+    const { tx } = c;
     const { org, userId } = await requireOrgAccess(c, orgSlug, "admin");
     const input = parseInput(reservationSchema, raw);
     const key = input.idempotencyKey ?? null;

@@ -1,7 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { type Ctx, parseInput } from "@/lib/core";
-import { getDb } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 import { costScope } from "./access";
 import { type CostRangeInput, costRangeSchema } from "./schemas";
 
@@ -35,7 +35,7 @@ export type Savings = {
 export async function savings(ctx: Ctx, orgSlug: string, raw: CostRangeInput): Promise<Savings> {
   const input = parseInput(costRangeSchema, raw);
   const { org } = await costScope(ctx, orgSlug, null);
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   const totals = await exec.execute<{ spot: string; covered: string; unused: string }>(sql`
     select
       coalesce(sum((list_unit_price - unit_price) * quantity * seconds / 3600)

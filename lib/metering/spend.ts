@@ -1,7 +1,7 @@
 import "server-only";
 import { eq } from "drizzle-orm";
 import { type Ctx, nowOf } from "@/lib/core";
-import { getDb } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 import { meteringCursors } from "@/lib/db/schema";
 import { costScopeOf } from "./access";
 import { type Forecast, forecastOf } from "./forecast";
@@ -27,7 +27,7 @@ export async function forecastMonthEnd(
   const { org, projectId } = await costScopeOf(ctx, orgSlug, monthSchema.pick({ project: true }), raw);
   const now = nowOf(ctx);
   const month = monthOf(now);
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   const rows = await projectSpend(exec, { orgId: org.id }, { now, monthStart: month.start });
   const scoped = projectId ? rows.filter((r) => r.projectId === projectId) : rows;
   const [cursor] = await exec

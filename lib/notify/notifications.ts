@@ -6,7 +6,7 @@ import "server-only";
 import { and, count, desc, eq, inArray, isNull, not, or, sql } from "drizzle-orm";
 import { requireOrgAccess } from "@/lib/access";
 import { type Ctx, nowOf } from "@/lib/core";
-import { type Executor, getDb } from "@/lib/db/client";
+import { type Executor, readDb } from "@/lib/db/client";
 import { notificationReads, notifications } from "@/lib/db/schema";
 
 /** A notification as one user sees it: readAt is when that user read it (null: unread for them). */
@@ -73,7 +73,7 @@ export async function listNotifications(
   opts: { unreadOnly?: boolean; limit?: number } = {},
 ): Promise<Notification[]> {
   const { org, userId } = await requireOrgAccess(ctx, orgSlug, "viewer");
-  const rows = await (ctx.tx ?? getDb())
+  const rows = await readDb(ctx)
     .select({ n: notifications, readAt: notificationReads.readAt })
     .from(notifications)
     .leftJoin(
@@ -91,7 +91,7 @@ export async function markNotificationsRead(ctx: Ctx, orgSlug: string, ids: stri
   const { org, userId } = await requireOrgAccess(ctx, orgSlug, "viewer");
   const valid = ids.filter((id) => /^[0-9a-f-]{36}$/i.test(id));
   if (valid.length === 0) return 0;
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   const visible = await exec
     .select({ id: notifications.id })
     .from(notifications)
@@ -112,7 +112,7 @@ export async function markNotificationsRead(ctx: Ctx, orgSlug: string, ids: stri
  */
 export async function countUnreadNotifications(ctx: Ctx, orgSlug: string): Promise<number> {
   const { org, userId } = await requireOrgAccess(ctx, orgSlug, "viewer");
-  const [row] = await (ctx.tx ?? getDb())
+  const [row] = await readDb(ctx)
     .select({ n: count() })
     .from(notifications)
     .where(and(visibleTo(org.id, userId), not(readBy(userId))));

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, eq, inArray, isNotNull, notInArray, sql } from "drizzle-orm";
 import type { Ctx } from "@/lib/core";
-import { getDb, type Tx, withTx } from "@/lib/db/client";
+import { readDb, type Tx, withTx } from "@/lib/db/client";
 import { instances } from "@/lib/db/schema";
 import { syncEngineFleet } from "./engine-fleet";
 import { submitQueued } from "./engine-submit";
@@ -186,7 +186,7 @@ async function allocate(
 
 /** Instances that left the followed states (stopped, terminated, cancelled while queued): end their workload. */
 async function releaseLeft(ctx: Ctx, engine: Engine, region: string): Promise<void> {
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   const left = await exec
     .select({ id: instances.id, ref: instances.providerRef })
     .from(instances)

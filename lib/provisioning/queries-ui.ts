@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { requireOrgAccess } from "@/lib/access";
 import { priceAt } from "@/lib/catalog";
 import { type Ctx, nowOf } from "@/lib/core";
-import { getDb } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 import { COMPUTE_STATES } from "@/lib/metering";
 import { type ImageSummary, listImages } from "./images";
 import { textArray, uuidArray } from "./sql";
@@ -15,7 +15,7 @@ import { textArray, uuidArray } from "./sql";
 
 /** The image catalog for the launch page. Public catalog data: no tenant scope needed. */
 export async function listLaunchImages(ctx: Pick<Ctx, "tx">): Promise<ImageSummary[]> {
-  return listImages(ctx.tx ?? getDb());
+  return listImages(readDb(ctx));
 }
 
 /** Which image family ("nvidia" | "amd") runs on a GPU vendor: the launch form filters images with it. */
@@ -37,7 +37,7 @@ export async function estimateInstanceCosts(
   const out = new Map<string, CostEstimate>();
   if (instanceIds.length === 0) return out;
   const now = nowOf(ctx);
-  const res = await (ctx.tx ?? getDb()).execute<{
+  const res = await readDb(ctx).execute<{
     id: string;
     instance_type_id: string;
     region_code: string;
@@ -62,7 +62,7 @@ export async function estimateInstanceCosts(
   for (const r of res.rows) {
     const key = `${r.instance_type_id}|${r.region_code}|${r.pricing_model}`;
     if (!prices.has(key)) {
-      const p = await priceAt(r.instance_type_id, r.region_code, r.pricing_model, now, ctx.tx ?? getDb());
+      const p = await priceAt(r.instance_type_id, r.region_code, r.pricing_model, now, readDb(ctx));
       prices.set(key, p?.usdPerHour ?? null);
     }
     const usdPerHour = prices.get(key) ?? null;

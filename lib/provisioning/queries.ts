@@ -2,7 +2,7 @@ import "server-only";
 import { and, asc, count, desc, eq, type SQL } from "drizzle-orm";
 import { requireOrgAccess, roleAtLeast } from "@/lib/access";
 import { type Ctx, parseInput } from "@/lib/core";
-import { getDb } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 import { instanceEvents, instances, nodes, projects } from "@/lib/db/schema";
 import { loadOrgInstance } from "./load";
 import { type ListInstancesFilter, listInstancesSchema } from "./schemas";
@@ -23,7 +23,7 @@ export type InstanceDetail = {
  */
 export async function getInstance(ctx: Ctx, orgSlug: string, instanceId: string): Promise<InstanceDetail> {
   const { org, role } = await requireOrgAccess(ctx, orgSlug, "viewer");
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   const loaded = await loadOrgInstance(exec, org.id, instanceId);
   const instance = roleAtLeast(role, "member") ? loaded : { ...loaded, connection: null };
   const [project] = await exec
@@ -57,7 +57,7 @@ export async function listInstances(
 ): Promise<InstanceList> {
   const f = parseInput(listInstancesSchema, filter);
   const { org } = await requireOrgAccess(ctx, orgSlug, "viewer");
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   const where: SQL[] = [eq(instances.orgId, org.id)];
   if (f.project) {
     where.push(

@@ -2,7 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { requireOrgAccess } from "@/lib/access";
 import { type Ctx, NotFoundError, nowOf } from "@/lib/core";
-import { type Executor, getDb } from "@/lib/db/client";
+import { type Executor, readDb } from "@/lib/db/client";
 import { type Alternative, alternativesFor } from "./alternatives";
 import { type EtaRequest, replayStart } from "./eta";
 import { loadRegionHolders, loadRegionNodes } from "./fleet-state";
@@ -131,7 +131,7 @@ export async function expectedWait(
   instanceTypeId: string,
   ctx: Pick<Ctx, "tx" | "now"> = {},
 ): Promise<WaitEstimate | null> {
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   const offering = await loadOffering(exec, instanceTypeId);
   if (!offering) return null;
   return estimate(
@@ -146,7 +146,7 @@ export async function expectedWait(
 /** A queued instance's position, ETA and alternatives that would start sooner, each with its hourly price. */
 export async function queueInsight(ctx: Ctx, orgSlug: string, instanceId: string): Promise<QueueInsight> {
   const { org } = await requireOrgAccess(ctx, orgSlug, "viewer");
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   const now = nowOf(ctx);
   const inst = await loadOrgInstance(exec, org.id, instanceId);
   const base = { instanceId: inst.id, state: inst.state };

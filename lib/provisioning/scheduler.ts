@@ -1,7 +1,7 @@
 import "server-only";
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { type Ctx, checkpoint, nowOf } from "@/lib/core";
-import { getDb, type Tx, withReadCommittedTx } from "@/lib/db/client";
+import { readDb, type Tx, withReadCommittedTx } from "@/lib/db/client";
 import { instances } from "@/lib/db/schema";
 import { why } from "./event-reasons";
 import { loadRegionHolders, loadRegionNodes } from "./fleet-state";
@@ -44,7 +44,7 @@ export async function placeQueuedInstances(
     opts.regionCode
       ? [opts.regionCode]
       : (
-          await (ctx.tx ?? getDb()).execute<{ region_code: string }>(
+          await readDb(ctx).execute<{ region_code: string }>(
             sql`select distinct region_code from instances where state = 'queued' order by region_code`,
           )
         ).rows.map((r) => r.region_code)

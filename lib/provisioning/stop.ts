@@ -2,7 +2,7 @@ import "server-only";
 import { requireOrgAccess } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { type Ctx, InvalidStateError, nowOf } from "@/lib/core";
-import { type Tx, withTx } from "@/lib/db/client";
+import { inTx, type Tx } from "@/lib/db/client";
 import { type EventReason, why } from "./event-reasons";
 import { applyTransition } from "./lifecycle";
 import { loadOrgInstance } from "./load";
@@ -58,8 +58,8 @@ export async function stop(
   instanceId: string,
   reason?: string,
 ): Promise<Instance> {
-  return withTx(ctx.tx, async (tx) => {
-    const c: Ctx = { ...ctx, tx };
+  return inTx(ctx, async (c) => {
+    const { tx } = c;
     const { org } = await requireOrgAccess(c, orgSlug, "member");
     const inst = await loadOrgInstance(tx, org.id, instanceId, true);
     if (inst.state !== "running") {

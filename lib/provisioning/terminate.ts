@@ -2,7 +2,7 @@ import "server-only";
 import { requireOrgAccess } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { type Ctx, InvalidStateError, nowOf } from "@/lib/core";
-import { withTx } from "@/lib/db/client";
+import { inTx } from "@/lib/db/client";
 import { why } from "./event-reasons";
 import { applyTransition } from "./lifecycle";
 import { loadOrgInstance } from "./load";
@@ -16,8 +16,8 @@ import type { Instance } from "./types";
  * A queued instance has nothing to tear down, so terminating it cancels it.
  */
 export async function terminate(ctx: Ctx, orgSlug: string, instanceId: string): Promise<Instance> {
-  return withTx(ctx.tx, async (tx) => {
-    const c: Ctx = { ...ctx, tx };
+  return inTx(ctx, async (c) => {
+    const { tx } = c;
     const now = nowOf(ctx);
     const { org } = await requireOrgAccess(c, orgSlug, "member");
     const inst = await loadOrgInstance(tx, org.id, instanceId, true);
@@ -60,8 +60,8 @@ export async function terminate(ctx: Ctx, orgSlug: string, instanceId: string): 
 
 /** Cancel a queued launch: it never ran, so it ends as cancelled (not terminated). */
 export async function cancel(ctx: Ctx, orgSlug: string, instanceId: string): Promise<Instance> {
-  return withTx(ctx.tx, async (tx) => {
-    const c: Ctx = { ...ctx, tx };
+  return inTx(ctx, async (c) => {
+    const { tx } = c;
     const now = nowOf(ctx);
     const { org } = await requireOrgAccess(c, orgSlug, "member");
     const inst = await loadOrgInstance(tx, org.id, instanceId, true);

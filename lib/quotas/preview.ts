@@ -2,7 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { requireOrgAccess } from "@/lib/access";
 import type { Ctx } from "@/lib/core";
-import { getDb, type Tx } from "@/lib/db/client";
+import { readDb, type Tx } from "@/lib/db/client";
 import { quotaStanding } from "./admission";
 import { SEEDED_QUOTA_GPUS } from "./levels";
 import { gpusOfSlices } from "./units";
@@ -34,7 +34,7 @@ export async function quotaLeft(
   slices = 0,
 ): Promise<QuotaLeft> {
   const { org } = await requireOrgAccess(ctx, orgSlug, "viewer");
-  const s = await quotaStanding(ctx.tx ?? getDb(), { orgId: org.id, gpuModelId, regionCode });
+  const s = await quotaStanding(readDb(ctx), { orgId: org.id, gpuModelId, regionCode });
   const limit = s.nominal + s.borrowingLimit;
   const guaranteed = Math.max(0, Math.min(slices, s.nominal - s.footprint));
   return {

@@ -3,7 +3,7 @@ import { and, desc, eq, lte, sql } from "drizzle-orm";
 import { requireOperator, requireOrgAccess } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { type Ctx, InvalidStateError, NotFoundError, nowOf, parseInput, ValidationError } from "@/lib/core";
-import { getDb, withTx } from "@/lib/db/client";
+import { readDb, withTx } from "@/lib/db/client";
 import { organizations, quotaRequests, quotas, users } from "@/lib/db/schema";
 import { enqueueEmail } from "@/lib/notify";
 import { lockQuota, quotaStanding } from "./admission";
@@ -65,7 +65,7 @@ export async function createQuotaRequest(ctx: Ctx, orgSlug: string, raw: unknown
 /** The organization's requests, newest first (viewers too: they see why quota changed). */
 export async function listOrgQuotaRequests(ctx: Ctx, orgSlug: string): Promise<QuotaRequest[]> {
   const { org } = await requireOrgAccess(ctx, orgSlug, "viewer");
-  return (ctx.tx ?? getDb())
+  return readDb(ctx)
     .select()
     .from(quotaRequests)
     .where(eq(quotaRequests.orgId, org.id))
@@ -90,7 +90,7 @@ export async function listQuotaRequests(
   filter: { status?: "open" | "decided" } = {},
 ): Promise<OperatorQuotaRequest[]> {
   requireOperator(ctx);
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   const now = nowOf(ctx);
   const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   const status =

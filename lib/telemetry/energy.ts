@@ -1,7 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { Ctx } from "@/lib/core";
-import { getDb } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 
 const SAMPLE_SECONDS = 10;
 
@@ -17,7 +17,7 @@ export async function energyKwh(
   from: Date,
   to: Date,
 ): Promise<number> {
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   const res = await exec.execute<{ kwh: number | null }>(sql`
     with gpus as (
       select i.id, g.gpu_index from instances i cross join generate_series(0, i.gpu_count - 1) as g(gpu_index)

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { requireOperator } from "@/lib/access";
 import { type Ctx, nowOf, parseInput } from "@/lib/core";
-import { getDb } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 import { ANALYTICS_BIN_SECONDS, CHART_RANGES, type ChartRange, RANGE_SPECS } from "./ranges";
 import { epochMs, seconds } from "./sql-util";
 
@@ -41,7 +41,7 @@ export async function fleetCapacitySeries(
   const now = raw.now ?? nowOf(ctx);
   const from = new Date(now.getTime() - RANGE_SPECS[range].seconds * 1000);
   const bin = ANALYTICS_BIN_SECONDS[range];
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   const res = await exec.execute<{
     region_code: string;
     gpu_model_id: string;

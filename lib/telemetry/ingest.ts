@@ -1,7 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { type Ctx, nowOf } from "@/lib/core";
-import { type Executor, getDb } from "@/lib/db/client";
+import { type Executor, readDb } from "@/lib/db/client";
 import { attachConfiguredEngines, type MetricSample, type Provider } from "@/lib/provisioning";
 import { defaultProvider } from "./provider";
 import { type LoadedInstance, loadProviderInstances } from "./provider-instances";
@@ -26,7 +26,7 @@ export async function ingestMetrics(
   opts: { now?: Date; provider?: Provider } = {},
 ): Promise<IngestResult> {
   const now = opts.now ?? nowOf(ctx);
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   await attachConfiguredEngines();
   const live = await loadProviderInstances(
     exec,

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { requireOrgAccess } from "@/lib/access";
 import { type Ctx, NotFoundError, nowOf, parseInput } from "@/lib/core";
-import { getDb } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 import { attachConfiguredEngines, type Provider } from "@/lib/provisioning";
 import { METRIC_STATES } from "./ingest";
 import { defaultProvider } from "./provider";
@@ -38,7 +38,7 @@ export async function instanceLogs(
   const { org } = await requireOrgAccess(ctx, orgSlug, "viewer");
   const { since, limit } = parseInput(instanceLogsQuerySchema, raw);
   if (!UUID_RE.test(instanceId)) throw new NotFoundError("Instance");
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   const [inst] = await loadProviderInstances(exec, sql`i.id = ${instanceId} and i.org_id = ${org.id}`);
   if (!inst) throw new NotFoundError("Instance");
   if (!inst.startedAt) return { lines: [], live: false };

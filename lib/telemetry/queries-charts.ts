@@ -2,7 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import type { z } from "zod";
 import { type Ctx, nowOf, parseInput, UnauthorizedError } from "@/lib/core";
-import { getDb } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 import { filterOf, queueWaitQuerySchema, waitsCte } from "./queue";
 import { ANALYTICS_BIN_SECONDS, type ChartRange, RANGE_SPECS } from "./ranges";
 import { epochMs, seconds } from "./sql-util";
@@ -66,7 +66,7 @@ export async function queueWaitsByOffering(
   const bin = seconds(ANALYTICS_BIN_SECONDS[q.range]);
   const onInstance = filterOf(q, "i");
   const onNode = filterOf(q, "n");
-  const res = await (ctx.tx ?? getDb()).execute<Row>(sql`
+  const res = await readDb(ctx).execute<Row>(sql`
     with ${waitsCte(from, now, onInstance)},
     pairs as (
       select n.region_code, n.gpu_model_id from nodes n where ${onNode}

@@ -2,7 +2,7 @@ import "server-only";
 import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import { type Ctx, nowOf, parseInput, UnauthorizedError } from "@/lib/core";
-import { getDb } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 import { ANALYTICS_BIN_SECONDS, CHART_RANGES, type ChartRange, RANGE_SPECS } from "./ranges";
 import { epochMs, seconds } from "./sql-util";
 
@@ -82,7 +82,7 @@ export async function queueWaitSeries(
   const from = new Date(now.getTime() - RANGE_SPECS[q.range].seconds * 1000);
   const bin = ANALYTICS_BIN_SECONDS[q.range];
   const filter = filterOf(q);
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   const points = await exec.execute<{ t: number; count: number; p50: number | null; p95: number | null }>(sql`
     with ${waitsCte(from, now, filter)},
     bins as (
@@ -146,7 +146,7 @@ export async function expectedWaits(
 ): Promise<ExpectedWait[]> {
   const now = opts.now ?? nowOf(ctx);
   const from = new Date(now.getTime() - (opts.windowHours ?? 24 * 7) * 3_600_000);
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   const res = await exec.execute<{
     region_code: string;
     gpu_model_id: string;

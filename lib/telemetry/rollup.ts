@@ -1,7 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { type Ctx, nowOf } from "@/lib/core";
-import { getDb } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 import { seconds } from "./sql-util";
 
 export const ROLLUP_BUCKET_MS = 5 * 60_000;
@@ -32,7 +32,7 @@ export async function rollupMetrics(
   const from = new Date(start);
   const to = new Date(end);
   const overlap = seconds((opts.overlapMs ?? ROLLUP_OVERLAP_MS) / 1000);
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   const res = await exec.execute(sql`
     with targets as (
       select i.id, g.gpu_index::int2 as gpu_index,

@@ -3,7 +3,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import { requireOrgAccess } from "@/lib/access";
 import { type Ctx, NotFoundError, nowOf, parseInput } from "@/lib/core";
-import { getDb } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 import { loadProviderInstances } from "./provider-instances";
 import { CHART_RANGES, type ChartRange, RANGE_SPECS } from "./ranges";
 import { epochMs, seconds, UUID_RE } from "./sql-util";
@@ -73,7 +73,7 @@ export async function utilizationSeries(
   const { org } = await requireOrgAccess(ctx, orgSlug, "viewer");
   const { range, metric } = parseInput(utilizationQuerySchema, raw);
   if (!UUID_RE.test(instanceId)) throw new NotFoundError("Instance");
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   const [inst] = await loadProviderInstances(exec, sql`i.id = ${instanceId} and i.org_id = ${org.id}`);
   if (!inst) throw new NotFoundError("Instance");
 

@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import type { OrgRole } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { type Ctx, NotFoundError, nowOf, UnauthorizedError, type UserActor } from "@/lib/core";
-import { getDb, type Tx, withTx } from "@/lib/db/client";
+import { readDb, type Tx, withTx } from "@/lib/db/client";
 import { invitations, memberships, organizations, users } from "@/lib/db/schema";
 import { forbidden, invalidState } from "./errors";
 import { hashInvitationToken } from "./invitations";
@@ -41,7 +41,7 @@ export async function findInvitationByToken(
   token: string,
 ): Promise<InvitationView | null> {
   if (!plausibleToken(token)) return null;
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   const [row] = await exec
     .select({ inv: invitations, org: { slug: organizations.slug, name: organizations.name } })
     .from(invitations)

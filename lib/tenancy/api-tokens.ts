@@ -13,7 +13,7 @@ import {
   UnauthorizedError,
   type UserActor,
 } from "@/lib/core";
-import { type Executor, getDb, withTx } from "@/lib/db/client";
+import { type Executor, getDb, readDb, withTx } from "@/lib/db/client";
 import { apiTokens, memberships, users } from "@/lib/db/schema";
 import { invalidState } from "./errors";
 
@@ -144,7 +144,7 @@ export async function listApiTokens(ctx: Ctx, orgSlug: string): Promise<ApiToken
   const access = await requireOrgAccess(ctx, orgSlug, "viewer");
   const now = nowOf(ctx);
   const all = roleAtLeast(access.role, "admin");
-  const rows = await (ctx.tx ?? getDb())
+  const rows = await readDb(ctx)
     .select(viewColumns)
     .from(apiTokens)
     .innerJoin(users, eq(users.id, apiTokens.userId))

@@ -4,7 +4,7 @@ import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { requireOrgAccess } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { type Ctx, NotFoundError, nowOf, parseInput, ValidationError } from "@/lib/core";
-import { getDb, type Tx, withTx } from "@/lib/db/client";
+import { readDb, type Tx, withTx } from "@/lib/db/client";
 import { invitations, memberships, users } from "@/lib/db/schema";
 import { enqueueEmail } from "@/lib/notify";
 import { forbidden, invalidState } from "./errors";
@@ -193,7 +193,7 @@ export async function revokeInvitation(ctx: Ctx, orgSlug: string, raw: unknown) 
 export async function listInvitations(ctx: Ctx, orgSlug: string) {
   const access = await requireOrgAccess(ctx, orgSlug, "admin");
   const now = nowOf(ctx);
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   const rows = await exec
     .select({
       id: invitations.id,

@@ -3,7 +3,7 @@ import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import { type OrgRole, requireOrgAccess, roleAtLeast } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { type Ctx, NotFoundError, nowOf, parseInput } from "@/lib/core";
-import { getDb, type Tx, withTx } from "@/lib/db/client";
+import { readDb, type Tx, withTx } from "@/lib/db/client";
 import { apiTokens, memberships, users } from "@/lib/db/schema";
 import { conflict, forbidden } from "./errors";
 import { changeRoleSchema, memberIdSchema } from "./schemas";
@@ -13,7 +13,7 @@ export type Member = { userId: string; name: string; email: string; role: OrgRol
 /** Everyone in the organization, owners first (the enum's order), then by name. Any member may look. */
 export async function listMembers(ctx: Ctx, orgSlug: string): Promise<Member[]> {
   const access = await requireOrgAccess(ctx, orgSlug, "viewer");
-  return (ctx.tx ?? getDb())
+  return readDb(ctx)
     .select({
       userId: users.id,
       name: users.name,

@@ -3,7 +3,7 @@ import { and, asc, eq } from "drizzle-orm";
 import { requireOrgAccess } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { type Ctx, NotFoundError, nowOf, parseInput, ValidationError } from "@/lib/core";
-import { getDb, withTx } from "@/lib/db/client";
+import { readDb, withTx } from "@/lib/db/client";
 import { projects } from "@/lib/db/schema";
 import { TENANCY_FIELD_MESSAGES } from "./field-messages";
 import { slugify } from "./organizations";
@@ -19,7 +19,7 @@ export type Project = typeof projects.$inferSelect;
 /** The organization's projects by name. Any member may look (the launch form picks from them). */
 export async function listProjects(ctx: Ctx, orgSlug: string): Promise<Project[]> {
   const access = await requireOrgAccess(ctx, orgSlug, "viewer");
-  return (ctx.tx ?? getDb())
+  return readDb(ctx)
     .select()
     .from(projects)
     .where(eq(projects.orgId, access.org.id))

@@ -3,7 +3,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import { requireOrgAccess } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { type Ctx, nowOf, parseInput, ValidationError } from "@/lib/core";
-import { type Executor, getDb, withTx } from "@/lib/db/client";
+import { type Executor, getDb, readDb, withTx } from "@/lib/db/client";
 import { organizations, regions } from "@/lib/db/schema";
 import { TENANCY_FIELD_MESSAGES } from "./field-messages";
 import { dataResidencySchema, renameOrganizationSchema } from "./schemas";
@@ -29,7 +29,7 @@ export async function getOrganizationSettings(ctx: Ctx, orgSlug: string) {
   return {
     org: access.org,
     role: access.role,
-    jurisdictions: await listJurisdictions(ctx.tx ?? getDb()),
+    jurisdictions: await listJurisdictions(readDb(ctx)),
   };
 }
 

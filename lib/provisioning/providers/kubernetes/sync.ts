@@ -2,7 +2,7 @@ import "server-only";
 import type { V1Pod } from "@kubernetes/client-node";
 import { sql } from "drizzle-orm";
 import { type Ctx, nowOf, systemCtx } from "@/lib/core";
-import { getDb } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 import { applyTransitions, type Transition } from "../../lifecycle";
 import { applyWorkload, deleteWorkload, readNotebookToken } from "./apply";
 import { call, KubeApiError } from "./client";
@@ -33,7 +33,7 @@ export async function syncKubernetesRegion(
 ): Promise<SyncResult> {
   const { cfg, api } = rt;
   const now = nowOf(ctx);
-  const db = ctx.tx ?? getDb();
+  const db = readDb(ctx);
   const c: Ctx = { ...systemCtx("provider"), now: () => now };
   const result: SyncResult = { nodes: 0, created: 0, moved: 0, errors: [], collected: 0 };
   const nodeList = await call("list nodes", () => api.listNode({}));
