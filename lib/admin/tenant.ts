@@ -2,7 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { requireOperator } from "@/lib/access";
 import { type Ctx, NotFoundError, nowOf } from "@/lib/core";
-import { getDb } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 
 export type TenantDetail = {
   org: { id: string; slug: string; name: string; createdAt: Date; allowedJurisdictions: string[] };
@@ -28,7 +28,7 @@ export type TenantDetail = {
 /** One organization as the operator sees it: who, what runs, what it spends, its quotas and its last changes. */
 export async function getTenant(ctx: Ctx, slug: string): Promise<TenantDetail> {
   requireOperator(ctx);
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   const now = nowOf(ctx);
   const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   const orgRes = await exec.execute<{

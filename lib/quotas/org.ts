@@ -3,7 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { requireOrgAccess } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { type Ctx, NotFoundError, nowOf, parseInput, ValidationError } from "@/lib/core";
-import { getDb, withTx } from "@/lib/db/client";
+import { readDb, withTx } from "@/lib/db/client";
 import { projectQuotas, projects } from "@/lib/db/schema";
 import { lockQuota, quotaStanding } from "./admission";
 import { projectShareSchema, QUOTA_FIELD_MESSAGES } from "./schemas";
@@ -32,7 +32,7 @@ export type OrgQuotaRow = {
  */
 export async function listOrgQuotas(ctx: Ctx, orgSlug: string): Promise<OrgQuotaRow[]> {
   const { org } = await requireOrgAccess(ctx, orgSlug, "viewer");
-  const exec = ctx.tx ?? getDb();
+  const exec = readDb(ctx);
   const keys = await exec.execute<{ model: string; model_name: string; region: string }>(sql`
     select k.model, m.name as model_name, k.region from (
       select distinct t.gpu_model_id as model, p.region_code as region
