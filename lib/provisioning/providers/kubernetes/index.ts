@@ -12,6 +12,7 @@ export {
   loadKubernetesConfig,
   parseKubernetesRegion,
 } from "./config";
+export { instanceManifests, type ManifestExport, manifestsYaml, REDACTED } from "./export";
 export { buildManifests, type Manifests, type WorkloadSpec } from "./manifests";
 export { PROVIDER_PERMISSIONS } from "./rbac";
 export {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launch, stop, terminate } from "@/lib/provisioning";
 import { bigQuota, newOrg, notebookSpec } from "@/lib/provisioning/__tests__/fixtures";
 import { allCatalogs } from "@/messages";
+import { instanceManifests, manifestsYaml, REDACTED } from "..";
 import { H100, k8sWorld } from "./harness";
 
 let w: Awaited<ReturnType<typeof k8sWorld>>;
@@ -94,5 +95,36 @@ describe("the Kubernetes provider against the API server stand-in", () => {
     await w.pass();
     await w.pass();
     expect(pods()).toHaveLength(0);
+  });
+
+  it("exports the manifests it applies to admins, never the notebook token; viewers are refused, other orgs 404", async () => {
+    const o = await newOrg("k8s");
+    await bigQuota(o.org.id, w.fleet.region);
+    const { instance } = await launch(o.ctx, o.slug, notebookSpec(w.fleet.region));
+    for (let i = 0; i < 3; i++) await w.pass();
+    const token = (await w.state(instance.id))?.connection?.token;
+    expect(token).toBeTruthy();
+    const e = await instanceManifests(o.ctx, o.slug, instance.id, { regions: [w.cfg] });
+    expect(e.objects.map((x) => x.kind)).toEqual(
+      expect.arrayContaining(["Namespace", "Secret", "Service", "Pod"]),
+    );
+    const yaml = manifestsYaml(e);
+    expect(yaml).toContain("kind: Pod");
+    expect(yaml).toContain(REDACTED);
+    expect(JSON.stringify(e)).not.toContain(token);
+    expect(yaml).not.toContain(token);
+    await expect(
+      instanceManifests(await o.as("viewer"), o.slug, instance.id, { regions: [w.cfg] }),
+    ).rejects.toThrow(/admin role/);
+    await expect(
+      instanceManifests(await o.as("member"), o.slug, instance.id, { regions: [w.cfg] }),
+    ).rejects.toThrow(/admin role/);
+    const other = await newOrg("k8s-other");
+    await expect(instanceManifests(other.ctx, other.slug, instance.id, { regions: [w.cfg] })).rejects.toThrow(
+      /not found/i,
+    );
+    await terminate(o.ctx, o.slug, instance.id);
+    await w.pass();
+    await w.pass();
   });
 });
