@@ -1,11 +1,15 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createBudget } from "@/lib/budgets";
 import { QuotaExceededError } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { activateNode, drainNode, launch, stop, terminate } from "@/lib/provisioning";
 import { ingestMetrics, instanceLogs } from "@/lib/telemetry";
 import { jobOf, orgWithQuota, type SlurmWorld, startSlurmWorld, stateOf, until } from "./support";
+
+// A real cluster under a loaded 2-core CI box: a job can take longer than the suite's 60 s default to go
+// through sbatch → RUNNING → Forja's passes; until() (90 s) should be the one that says what it waited for.
+vi.setConfig({ testTimeout: 180_000 });
 
 let w: SlurmWorld;
 let org: Awaited<ReturnType<typeof orgWithQuota>>;
