@@ -102,6 +102,9 @@ test.describe("as the owner of acme-ai", () => {
     context,
   }) => {
     await page.goto("/acme-ai/settings");
+    // Nothing of the owner's still in flight: a late response refreshing the owner's session cookie would undo
+    // the swap below (seen on a loaded CI box: the rename then ran as the owner).
+    await page.waitForLoadState("networkidle");
     // Swap in the viewer's session cookie: the form now posts the server action as the viewer would.
     const viewer = JSON.parse(fs.readFileSync(path.join(AUTH_DIR, "viewer.json"), "utf8")) as {
       cookies: Parameters<typeof context.addCookies>[0];

@@ -2,7 +2,7 @@ import "server-only";
 import { type Ctx, nowOf, parseInput, UnauthorizedError } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { dummyPasswordHash, verifyPassword } from "./password";
-import { hitRateLimit, SIGN_IN_LIMITS, signInKeys } from "./rate-limit";
+import { hitRateLimit, signInKeys, signInLimit } from "./rate-limit";
 import { signInSchema } from "./schemas";
 import { findUserByEmail } from "./users";
 
@@ -20,7 +20,7 @@ export async function verifyCredentials(
   const db = getDb();
   const keys = signInKeys(input.email, clientIp);
   for (const which of ["perIp", "perEmailIp", "perEmail"] as const) {
-    await hitRateLimit(db, keys[which], SIGN_IN_LIMITS[which], now);
+    await hitRateLimit(db, keys[which], signInLimit(which), now);
   }
   const user = await findUserByEmail(db, input.email);
   if (!user?.passwordHash) {
