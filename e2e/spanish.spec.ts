@@ -77,10 +77,8 @@ test("en español: el mensaje del campo, el presupuesto agotado y el historial d
   await expect(timeline).toContainText("Creada como");
   await expect(timeline).toContainText(/Solicitada|En cola/);
   await expect(timeline).not.toContainText(/Created as|Requested|Queued/);
-  await page.getByRole("button", { name: "Eliminar" }).first().click();
-  const dialog = page.getByRole("dialog");
-  await dialog.getByRole("button", { name: "Eliminar instancia" }).click();
-  await expect(dialog).toBeHidden();
+  // Left as it is (queued, running, or one of the simulated fleet's deliberate provisioning failures): the
+  // organization is this journey's own, and what follows does not depend on it.
 
   // Two hours of 4×A100 this month, metered: then a budget below that spend which blocks new launches.
   const { actualUsd } = seedSpend(account.email, org);
