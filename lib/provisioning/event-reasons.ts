@@ -3,44 +3,46 @@
  * and rendered in the reader's language from the message catalog (Instances.timeline.reasons.<code>). The
  * English text is stored beside them for the audit log, the API and events written before codes existed.
  */
+import { formatMessage } from "@/lib/notify";
+import { messagesFor } from "@/messages";
+
 export type EventReasonParams = Record<string, string | number>;
 export type EventReason = { code: EventReasonCode; params: EventReasonParams; text: string };
 
-const TEXTS = {
-  launch_requested: () => "Launch requested",
-  accepted: () => "Accepted: quota and policy checks passed; waiting for capacity",
-  placed: (p) => `Placed on ${p.node}`,
-  placed_by_cluster: (p) => `Placed by the cluster on ${p.node}`,
-  workload_up: () => "The workload is up",
-  stop_requested: () => "Stop requested",
-  stopped: () => "Stopped",
-  start_requested: () => "Start requested; waiting for capacity",
-  termination_requested: () => "Termination requested",
-  terminated: () => "Terminated",
-  terminated_while_queued: () => "Terminated while queued",
-  cancelled_while_queued: () => "Cancelled while queued",
-  preempted: () => "Preempted",
-  notice_ended: () => "The preemption notice ended",
-  auto_recover: () => "Auto-recover: back in the queue after a preemption",
-  spot_reclaimed: () => "Spot capacity reclaimed",
-  spot_interrupted: (p) => `Spot capacity interrupted by the provider; notice of ${p.seconds} s`,
-  spot_reclaimed_for_capacity: (p) =>
-    `Spot capacity reclaimed for on-demand or reserved work; notice of ${p.seconds} s`,
-  borrowed_reclaimed: (p) =>
-    `Borrowed capacity reclaimed: an organization of the cohort needs its nominal quota back; notice of ${p.seconds} s`,
-  max_runtime: (p) => `Reached its maximum runtime of ${p.minutes} minutes`,
-  cluster_time_limit: () => "Reached the cluster's time limit",
-  node_drained: (p) => `Node ${p.node} is being drained by the operator; notice of ${p.seconds} s`,
-  org_suspended: (p) =>
-    `Organization suspended by the platform operator (${p.reason}); this instance stops at ${p.stopsAt}`,
-} satisfies Record<string, (p: EventReasonParams) => string>;
+/** The English wording is the catalog's own (one source): the stored text reads as the English console shows it. */
+const ENGLISH = messagesFor("en").Instances.timeline.reasons;
+export type EventReasonCode = keyof typeof ENGLISH;
 
-export type EventReasonCode = keyof typeof TEXTS;
-export const EVENT_REASON_CODES = Object.keys(TEXTS) as EventReasonCode[];
+/** The vocabulary; test/event-reasons.test.ts keeps it and both catalogs in step. */
+export const EVENT_REASON_CODES = [
+  "launch_requested",
+  "accepted",
+  "placed",
+  "placed_by_cluster",
+  "workload_up",
+  "stop_requested",
+  "stopped",
+  "start_requested",
+  "termination_requested",
+  "terminated",
+  "terminated_while_queued",
+  "cancelled_while_queued",
+  "preempted",
+  "notice_ended",
+  "auto_recover",
+  "spot_reclaimed",
+  "spot_interrupted",
+  "spot_reclaimed_for_capacity",
+  "borrowed_reclaimed",
+  "max_runtime",
+  "cluster_time_limit",
+  "node_drained",
+  "org_suspended",
+] as const satisfies readonly EventReasonCode[];
 
 /** The reason for a transition: `why("placed", { node: "fra1-a" })`. */
 export function why(code: EventReasonCode, params: EventReasonParams = {}): EventReason {
-  return { code, params, text: TEXTS[code](params) };
+  return { code, params, text: formatMessage("en", ENGLISH[code], params) };
 }
 
 /** A transition's reason as the columns store it (free text, e.g. an operator's note, has no code). */
