@@ -4,7 +4,7 @@ import { z } from "zod";
 import { requireOperator } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { ConflictError, type Ctx, fieldMessages, NotFoundError, nowOf, parseInput } from "@/lib/core";
-import { withTx } from "@/lib/db/client";
+import { type Tx, withTx } from "@/lib/db/client";
 import { instances, organizations, orgSuspensions } from "@/lib/db/schema";
 import { why } from "./event-reasons";
 import { applyTransitions } from "./lifecycle";
@@ -44,6 +44,13 @@ export const reactivateSchema = z.object({
 
 export type SuspendResult = { orgId: string; slug: string; noticeEndsAt: Date; noticedInstances: number };
 
+/** The organization by slug, locked for the change (suspend and reactivate serialize on it); NotFound if none. */
+async function lockOrganization(tx: Tx, slug: string) {
+  const [org] = await tx.select().from(organizations).where(eq(organizations.slug, slug)).for("update");
+  if (!org) throw new NotFoundError("Organization");
+  return org;
+}
+
 /**
  * Operator: suspend an organization (by slug). From now on its launches and starts are refused with the
  * reason (assertNotSuspended), its queued work waits with the reason "organization suspended" (the quota
@@ -56,12 +63,7 @@ export async function suspendOrganization(ctx: Ctx, raw: unknown): Promise<Suspe
   const input = parseInput(suspendSchema, raw);
   return withTx(ctx.tx, async (tx) => {
     const now = nowOf(ctx);
-    const [org] = await tx
-      .select()
-      .from(organizations)
-      .where(eq(organizations.slug, input.org))
-      .for("update");
-    if (!org) throw new NotFoundError("Organization");
+    const org = await lockOrganization(tx, input.org);
     const [already] = await tx.select().from(orgSuspensions).where(eq(orgSuspensions.orgId, org.id));
     if (already) {
       throw new ConflictError("This organization is already suspended", { reason: "org_already_suspended" });
@@ -121,12 +123,7 @@ export async function reactivateOrganization(
   const input = parseInput(reactivateSchema, raw);
   return withTx(ctx.tx, async (tx) => {
     const now = nowOf(ctx);
-    const [org] = await tx
-      .select()
-      .from(organizations)
-      .where(eq(organizations.slug, input.org))
-      .for("update");
-    if (!org) throw new NotFoundError("Organization");
+    const org = await lockOrganization(tx, input.org);
     const [gone] = await tx.delete(orgSuspensions).where(eq(orgSuspensions.orgId, org.id)).returning();
     if (!gone) throw new ConflictError("This organization is not suspended", { reason: "org_not_suspended" });
     await writeAudit(tx, ctx.actor, {
