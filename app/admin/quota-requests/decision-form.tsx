@@ -1,10 +1,10 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { useActionState } from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
+import { useActionForm } from "@/components/ui/use-action-form";
 import type { ActionResult } from "@/lib/core";
 
 type Action = (prev: ActionResult | null, fd: FormData) => Promise<ActionResult>;
@@ -21,11 +21,11 @@ export function DecisionForm({
   label: string;
 }) {
   const t = useTranslations("AdminQuotaRequests");
-  const [state, formAction, pending] = useActionState(action, null);
+  const { state, formAction, onSubmit, pending } = useActionForm(action, { resetOnSuccess: true });
   const fe = state && !state.ok ? state.fieldErrors : undefined;
   const p = `qr-${requestId}`;
   return (
-    <form action={formAction} aria-label={label} className="flex flex-col gap-2">
+    <form action={formAction} onSubmit={onSubmit} aria-label={label} className="flex flex-col gap-2">
       <input type="hidden" name="requestId" value={requestId} />
       <fieldset className="flex gap-4 text-sm">
         <legend className="sr-only">{t("decision")}</legend>

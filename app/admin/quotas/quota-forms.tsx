@@ -1,10 +1,10 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { useActionState } from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
+import { useActionForm } from "@/components/ui/use-action-form";
 import type { ActionResult } from "@/lib/core";
 import type { QuotaChoices } from "@/lib/quotas";
 
@@ -116,10 +116,15 @@ export function OrgQuotaForm({
   initial?: Levels & { orgId?: string; gpuModelId?: string; regionCode?: string };
 }) {
   const t = useTranslations("AdminQuotas");
-  const [state, formAction, pending] = useActionState(action, null);
+  const { state, formAction, onSubmit, pending } = useActionForm(action, { resetOnSuccess: true });
   const fe = state && !state.ok ? state.fieldErrors : undefined;
   return (
-    <form action={formAction} aria-labelledby="org-quota-heading" className="grid gap-3 md:grid-cols-3">
+    <form
+      action={formAction}
+      onSubmit={onSubmit}
+      aria-labelledby="org-quota-heading"
+      className="grid gap-3 md:grid-cols-3"
+    >
       <Select
         prefix="oq"
         name="orgId"
@@ -161,11 +166,16 @@ export function OrgQuotaForm({
 
 export function DefaultQuotaForm({ action, choices }: { action: Action; choices: QuotaChoices }) {
   const t = useTranslations("AdminQuotas");
-  const [state, formAction, pending] = useActionState(action, null);
+  const { state, formAction, onSubmit, pending } = useActionForm(action, { resetOnSuccess: true });
   const fe = state && !state.ok ? state.fieldErrors : undefined;
   const any = [{ value: "*", label: t("any") }];
   return (
-    <form action={formAction} aria-labelledby="defaults-heading" className="grid gap-3 md:grid-cols-3">
+    <form
+      action={formAction}
+      onSubmit={onSubmit}
+      aria-labelledby="defaults-heading"
+      className="grid gap-3 md:grid-cols-3"
+    >
       <Select
         prefix="dq"
         name="gpuModelId"
@@ -196,10 +206,15 @@ export function DefaultQuotaForm({ action, choices }: { action: Action; choices:
 
 export function CohortForm({ action }: { action: Action }) {
   const t = useTranslations("AdminQuotas");
-  const [state, formAction, pending] = useActionState(action, null);
+  const { state, formAction, onSubmit, pending } = useActionForm(action, { resetOnSuccess: true });
   const fe = state && !state.ok ? state.fieldErrors : undefined;
   return (
-    <form action={formAction} aria-label={t("createCohort")} className="grid gap-3 md:grid-cols-3">
+    <form
+      action={formAction}
+      onSubmit={onSubmit}
+      aria-label={t("createCohort")}
+      className="grid gap-3 md:grid-cols-3"
+    >
       <Field id="co-name" name="name" label={t("cohortName")} errors={fe?.name} />
       <Field id="co-description" name="description" label={t("cohortDescription")} errors={fe?.description} />
       <div className="self-end">
@@ -222,10 +237,15 @@ export function CohortMemberForm({
   cohorts: Array<{ id: string; name: string }>;
 }) {
   const t = useTranslations("AdminQuotas");
-  const [state, formAction, pending] = useActionState(action, null);
+  const { state, formAction, onSubmit, pending } = useActionForm(action, { resetOnSuccess: true });
   const fe = state && !state.ok ? state.fieldErrors : undefined;
   return (
-    <form action={formAction} aria-label={t("setMember")} className="grid gap-3 md:grid-cols-4">
+    <form
+      action={formAction}
+      onSubmit={onSubmit}
+      aria-label={t("setMember")}
+      className="grid gap-3 md:grid-cols-4"
+    >
       <Select
         prefix="cm"
         name="cohortId"

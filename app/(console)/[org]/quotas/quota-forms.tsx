@@ -1,12 +1,12 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { useActionState } from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
 import { SelectField } from "@/components/ui/select-field";
 import { TextAreaField } from "@/components/ui/textarea-field";
+import { useActionForm } from "@/components/ui/use-action-form";
 import type { ActionResult } from "@/lib/core";
 
 type Action = (orgSlug: string, prev: ActionResult | null, fd: FormData) => Promise<ActionResult>;
@@ -26,11 +26,14 @@ export function QuotaRequestForm({
   initial: { gpuModelId?: string; regionCode?: string; requestedGpus?: string };
 }) {
   const t = useTranslations("OrgQuotas");
-  const [state, formAction, pending] = useActionState(action.bind(null, orgSlug), null);
+  const { state, formAction, onSubmit, pending } = useActionForm(action.bind(null, orgSlug), {
+    resetOnSuccess: true,
+  });
   const fe = state && !state.ok ? state.fieldErrors : undefined;
   return (
     <form
       action={formAction}
+      onSubmit={onSubmit}
       aria-labelledby="request-heading"
       className="grid max-w-3xl gap-3 md:grid-cols-2"
     >
@@ -96,10 +99,17 @@ export function ProjectShareForm({
   regions: Option[];
 }) {
   const t = useTranslations("OrgQuotas");
-  const [state, formAction, pending] = useActionState(action.bind(null, orgSlug), null);
+  const { state, formAction, onSubmit, pending } = useActionForm(action.bind(null, orgSlug), {
+    resetOnSuccess: true,
+  });
   const fe = state && !state.ok ? state.fieldErrors : undefined;
   return (
-    <form action={formAction} aria-label={t("setShare")} className="grid max-w-3xl gap-3 md:grid-cols-4">
+    <form
+      action={formAction}
+      onSubmit={onSubmit}
+      aria-label={t("setShare")}
+      className="grid max-w-3xl gap-3 md:grid-cols-4"
+    >
       <SelectField
         id="ps-project"
         name="project"

@@ -1,28 +1,36 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { useActionState } from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
-import type { ActionResult } from "@/lib/core";
+import { useActionForm } from "@/components/ui/use-action-form";
 import { reactivateTenantAction, suspendTenantAction } from "./actions";
 
 /** Suspend (with a reason and a notice for running work) or reactivate, depending on the current state. */
 export function SuspendForms({ org, suspended }: { org: string; suspended: boolean }) {
   const t = useTranslations("Admin.tenant");
-  const [sState, suspend, sPending] = useActionState<ActionResult | null, FormData>(
-    suspendTenantAction,
-    null,
-  );
-  const [rState, reactivate, rPending] = useActionState<ActionResult | null, FormData>(
-    reactivateTenantAction,
-    null,
-  );
+  const {
+    state: sState,
+    formAction: suspend,
+    onSubmit: onSuspend,
+    pending: sPending,
+  } = useActionForm(suspendTenantAction, { resetOnSuccess: true });
+  const {
+    state: rState,
+    formAction: reactivate,
+    onSubmit: onReactivate,
+    pending: rPending,
+  } = useActionForm(reactivateTenantAction, { resetOnSuccess: true });
   const errs = sState && !sState.ok ? sState.fieldErrors : undefined;
   if (suspended) {
     return (
-      <form action={reactivate} className="flex flex-col gap-3" aria-label={t("reactivateForm")}>
+      <form
+        action={reactivate}
+        onSubmit={onReactivate}
+        className="flex flex-col gap-3"
+        aria-label={t("reactivateForm")}
+      >
         <input type="hidden" name="org" value={org} />
         <div>
           <Button type="submit" disabled={rPending}>
@@ -34,7 +42,12 @@ export function SuspendForms({ org, suspended }: { org: string; suspended: boole
     );
   }
   return (
-    <form action={suspend} className="flex max-w-xl flex-col gap-3" aria-label={t("suspendForm")}>
+    <form
+      action={suspend}
+      onSubmit={onSuspend}
+      className="flex max-w-xl flex-col gap-3"
+      aria-label={t("suspendForm")}
+    >
       <input type="hidden" name="org" value={org} />
       <Field
         name="reason"
