@@ -104,6 +104,25 @@ describe("error reasons are data", () => {
     );
   });
 
+  it("a reason worded only in Errors wins over the page's words for the error's class (a suspended org)", () => {
+    const suspended = new ForbiddenError("Your organization is suspended", {
+      reason: "org_suspended",
+      suspensionReason: "Unpaid invoice",
+    });
+    const en = toFormResult(suspended, t("en"), { label: "launch", area: "Instances.errors" });
+    expect(en.ok || en.message).toBe(
+      "Your organization is suspended by the platform operator (Unpaid invoice); new work cannot start.",
+    );
+    const es = toFormResult(suspended, t("es"), { label: "launch", area: "Instances.errors" });
+    expect(es.ok || es.message).toContain("ha suspendido tu organización (Unpaid invoice)");
+    // A plain refusal of the class still reads in the page's words.
+    const role = toFormResult(new ForbiddenError("nope"), t("en"), {
+      label: "launch",
+      area: "Instances.errors",
+    });
+    expect(role.ok || role.message).toBe(allCatalogs.en.Instances.errors.forbidden);
+  });
+
   it("a field error carries its key: the launch spec's field messages read in Spanish", () => {
     const err = (() => {
       try {

@@ -39,7 +39,11 @@ export function toFormResult(
     return { ok: false, message: t("Errors.internal", { requestId }), requestId };
   }
   const spaces = opts.area ? [opts.area, "Errors"] : ["Errors"];
-  const key = spaces.flatMap((ns) => [`${ns}.${err.reason}`, `${ns}.${err.code}`]).find((k) => t.has(k));
+  // The error's own reason wins wherever it is worded; only then the page's (or the general) words for its
+  // class: a page's "forbidden" sentence must not hide "your organization is suspended".
+  const key = [...spaces.map((ns) => `${ns}.${err.reason}`), ...spaces.map((ns) => `${ns}.${err.code}`)].find(
+    (k) => t.has(k),
+  );
   const message = key ? t(key, err.params) : err.message;
   if (!(err instanceof ValidationError))
     return { ok: false, message, reason: err.reason, params: err.params };
