@@ -3,7 +3,7 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { requireOrgAccess } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { type Ctx, NotFoundError, nowOf, parseInput, ValidationError } from "@/lib/core";
-import { type Executor, readDb, withTx } from "@/lib/db/client";
+import { type Executor, inTx, readDb } from "@/lib/db/client";
 import { autoShutdownPolicies, gpuModels, projects } from "@/lib/db/schema";
 import { type PolicyInput, policySchema } from "./schemas";
 
@@ -86,8 +86,9 @@ export async function setAutoShutdownPolicy(
 ): Promise<AutoShutdownPolicy> {
   const { project, ...v } = parseInput(policySchema, raw);
   const now = nowOf(ctx);
-  return withTx(ctx.tx, async (tx) => {
-    const { org, userId } = await requireOrgAccess({ ...ctx, tx }, orgSlug, "admin");
+  return inTx(ctx, async (c) => {
+    const { tx } = c;
+    const { org, userId } = await requireOrgAccess(c, orgSlug, "admin");
     let projectId: string | null = null;
     if (project) {
       const [p] = await tx
@@ -130,8 +131,9 @@ export async function setAutoShutdownPolicy(
 
 export async function deleteAutoShutdownPolicy(ctx: Ctx, orgSlug: string, policyId: string): Promise<void> {
   const now = nowOf(ctx);
-  await withTx(ctx.tx, async (tx) => {
-    const { org } = await requireOrgAccess({ ...ctx, tx }, orgSlug, "admin");
+  await inTx(ctx, async (c) => {
+    const { tx } = c;
+    const { org } = await requireOrgAccess(c, orgSlug, "admin");
     if (!UUID.test(policyId)) throw new NotFoundError("Policy");
     const [row] = await tx
       .delete(autoShutdownPolicies)

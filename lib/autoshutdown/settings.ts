@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { requireOrgAccess } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { type Ctx, NotFoundError, nowOf } from "@/lib/core";
-import { withTx } from "@/lib/db/client";
+import { inTx } from "@/lib/db/client";
 import { type AutoShutdown, instanceEvents, instances } from "@/lib/db/schema";
 import { validateAutoShutdown } from "./validate";
 
@@ -27,8 +27,9 @@ export async function setInstanceAutoShutdown(
   settings: AutoShutdown | null,
 ): Promise<AutoShutdown> {
   const now = nowOf(ctx);
-  return withTx(ctx.tx, async (tx) => {
-    const { org, role } = await requireOrgAccess({ ...ctx, tx }, orgSlug, "member");
+  return inTx(ctx, async (c) => {
+    const { tx } = c;
+    const { org, role } = await requireOrgAccess(c, orgSlug, "member");
     if (!/^[0-9a-f-]{36}$/i.test(instanceId)) throw new NotFoundError("Instance");
     const [inst] = await tx
       .select()

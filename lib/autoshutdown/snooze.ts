@@ -11,7 +11,7 @@ import {
   parseInput,
   ValidationError,
 } from "@/lib/core";
-import { withTx } from "@/lib/db/client";
+import { inTx } from "@/lib/db/client";
 import { instanceEvents, instances, shutdownWarnings } from "@/lib/db/schema";
 import { resolvePolicy } from "./policies";
 import { type SnoozeInput, snoozeSchema } from "./schemas";
@@ -31,8 +31,9 @@ export async function snooze(
 ): Promise<{ snoozedUntil: Date }> {
   const { minutes } = parseInput(snoozeSchema, typeof raw === "number" ? { minutes: raw } : raw);
   const now = nowOf(ctx);
-  return withTx(ctx.tx, async (tx) => {
-    const { org, userId } = await requireOrgAccess({ ...ctx, tx }, orgSlug, "member");
+  return inTx(ctx, async (c) => {
+    const { tx } = c;
+    const { org, userId } = await requireOrgAccess(c, orgSlug, "member");
     if (!UUID.test(instanceId)) throw new NotFoundError("Instance");
     const [inst] = await tx
       .select()

@@ -3,7 +3,7 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import { requireOrgAccess } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { type Ctx, NotFoundError, nowOf, parseInput, ValidationError } from "@/lib/core";
-import { type Tx, withTx } from "@/lib/db/client";
+import { inTx, type Tx } from "@/lib/db/client";
 import { budgets, DEFAULT_BUDGET_THRESHOLDS, memberships, projects } from "@/lib/db/schema";
 import { type BudgetInput, type BudgetValues, budgetSchema } from "./schemas";
 
@@ -64,8 +64,9 @@ function isNameConflict(err: unknown): boolean {
 export async function createBudget(ctx: Ctx, orgSlug: string, raw: BudgetInput): Promise<Budget> {
   const v = parseInput(budgetSchema, raw);
   const now = nowOf(ctx);
-  return withTx(ctx.tx, async (tx) => {
-    const { org } = await requireOrgAccess({ ...ctx, tx }, orgSlug, "admin");
+  return inTx(ctx, async (c) => {
+    const { tx } = c;
+    const { org } = await requireOrgAccess(c, orgSlug, "admin");
     const { projectId } = await resolve(tx, org.id, v);
     const [row] = await tx
       .insert(budgets)
@@ -111,8 +112,9 @@ export async function updateBudget(
 ): Promise<Budget> {
   const v = parseInput(budgetSchema, raw);
   const now = nowOf(ctx);
-  return withTx(ctx.tx, async (tx) => {
-    const { org } = await requireOrgAccess({ ...ctx, tx }, orgSlug, "admin");
+  return inTx(ctx, async (c) => {
+    const { tx } = c;
+    const { org } = await requireOrgAccess(c, orgSlug, "admin");
     const before = await loadBudget(tx, org.id, budgetId, true);
     const { projectId } = await resolve(tx, org.id, v);
     let row: Budget | undefined;
@@ -148,8 +150,9 @@ export async function updateBudget(
 
 export async function deleteBudget(ctx: Ctx, orgSlug: string, budgetId: string): Promise<void> {
   const now = nowOf(ctx);
-  await withTx(ctx.tx, async (tx) => {
-    const { org } = await requireOrgAccess({ ...ctx, tx }, orgSlug, "admin");
+  await inTx(ctx, async (c) => {
+    const { tx } = c;
+    const { org } = await requireOrgAccess(c, orgSlug, "admin");
     const before = await loadBudget(tx, org.id, budgetId, true);
     await tx.delete(budgets).where(eq(budgets.id, before.id));
     await writeAudit(tx, ctx.actor, {
@@ -165,8 +168,9 @@ export async function deleteBudget(ctx: Ctx, orgSlug: string, budgetId: string):
 
 /** One budget of the organization (any member role may read budgets). */
 export async function getBudget(ctx: Ctx, orgSlug: string, budgetId: string): Promise<Budget> {
-  return withTx(ctx.tx, async (tx) => {
-    const { org } = await requireOrgAccess({ ...ctx, tx }, orgSlug, "viewer");
+  return inTx(ctx, async (c) => {
+    const { tx } = c;
+    const { org } = await requireOrgAccess(c, orgSlug, "viewer");
     return loadBudget(tx, org.id, budgetId);
   });
 }

@@ -107,6 +107,14 @@ export async function withReadCommittedTx<T>(
   return getDb().transaction(fn, { isolationLevel: "read committed" });
 }
 
+/** `inTx` at READ COMMITTED (see withReadCommittedTx): the context handed to `fn` carries the transaction. */
+export function inReadCommittedTx<C extends { tx?: Executor }, T>(
+  ctx: C,
+  fn: (c: C & { tx: Tx }) => Promise<T>,
+): Promise<T> {
+  return withReadCommittedTx(ctx.tx, (tx) => fn({ ...ctx, tx }));
+}
+
 function isTx(exec: Executor): exec is Tx {
   return "rollback" in exec;
 }

@@ -14,7 +14,7 @@ import {
   parseInput,
   ValidationError,
 } from "@/lib/core";
-import { withReadCommittedTx } from "@/lib/db/client";
+import { inReadCommittedTx } from "@/lib/db/client";
 import { images, instances, projects, regions } from "@/lib/db/schema";
 import { assertNotSuspended, assertQuotaAdmits, lockQuota } from "@/lib/quotas";
 import { why } from "./event-reasons";
@@ -44,8 +44,8 @@ function addError(errors: FieldErrors, field: string, message: string) {
  * and returns at once; the scheduler places it. Any refusal writes nothing.
  */
 export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<LaunchResult> {
-  return withReadCommittedTx(ctx.tx, async (tx) => {
-    const c: Ctx = { ...ctx, tx };
+  return inReadCommittedTx(ctx, async (c) => {
+    const { tx } = c;
     const now = nowOf(ctx);
     // Authorize before validating: a viewer's (or a stranger's) bad body is a 403/404, not a field list.
     const { org, role } = await requireOrgAccess(c, orgSlug, "member");

@@ -4,7 +4,7 @@ import { requireOrgAccess } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { assertBudgetAllowsLaunch } from "@/lib/budgets";
 import { type Ctx, ForbiddenError, InvalidStateError, nowOf } from "@/lib/core";
-import { type Tx, withReadCommittedTx } from "@/lib/db/client";
+import { inReadCommittedTx, type Tx } from "@/lib/db/client";
 import { regions } from "@/lib/db/schema";
 import { assertNotSuspended, assertQuotaAdmits, lockQuota } from "@/lib/quotas";
 import { why } from "./event-reasons";
@@ -21,8 +21,8 @@ import type { Instance } from "./types";
  * its pricing model (a retired price would otherwise bill $0), and room in its reservation.
  */
 export async function start(ctx: Ctx, orgSlug: string, instanceId: string): Promise<Instance> {
-  return withReadCommittedTx(ctx.tx, async (tx) => {
-    const c: Ctx = { ...ctx, tx };
+  return inReadCommittedTx(ctx, async (c) => {
+    const { tx } = c;
     const now = nowOf(ctx);
     const { org } = await requireOrgAccess(c, orgSlug, "member");
     const inst = await loadOrgInstance(tx, org.id, instanceId, true);

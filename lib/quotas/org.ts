@@ -3,7 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { requireOrgAccess } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { type Ctx, NotFoundError, nowOf, parseInput, ValidationError } from "@/lib/core";
-import { readDb, withTx } from "@/lib/db/client";
+import { inTx, readDb } from "@/lib/db/client";
 import { projectQuotas, projects } from "@/lib/db/schema";
 import { lockQuota, quotaStanding } from "./admission";
 import { projectShareSchema, QUOTA_FIELD_MESSAGES } from "./schemas";
@@ -82,8 +82,9 @@ export async function listOrgQuotas(ctx: Ctx, orgSlug: string): Promise<OrgQuota
  * 404. Audited.
  */
 export async function setProjectShare(ctx: Ctx, orgSlug: string, raw: unknown) {
-  return withTx(ctx.tx, async (tx) => {
-    const { org } = await requireOrgAccess({ ...ctx, tx }, orgSlug, "admin");
+  return inTx(ctx, async (c) => {
+    const { tx } = c;
+    const { org } = await requireOrgAccess(c, orgSlug, "admin");
     const input = parseInput(projectShareSchema, raw);
     const [project] = await tx
       .select()

@@ -3,7 +3,7 @@ import { and, desc, eq, lte, sql } from "drizzle-orm";
 import { requireOperator, requireOrgAccess } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { type Ctx, InvalidStateError, NotFoundError, nowOf, parseInput, ValidationError } from "@/lib/core";
-import { readDb, withTx } from "@/lib/db/client";
+import { inTx, readDb, withTx } from "@/lib/db/client";
 import { organizations, quotaRequests, quotas, users } from "@/lib/db/schema";
 import { enqueueEmail } from "@/lib/notify";
 import { lockQuota, quotaStanding } from "./admission";
@@ -18,9 +18,10 @@ export type QuotaRequest = typeof quotaRequests.$inferSelect;
  * than the current nominal. Audited; operators see it in their queue.
  */
 export async function createQuotaRequest(ctx: Ctx, orgSlug: string, raw: unknown): Promise<QuotaRequest> {
-  return withTx(ctx.tx, async (tx) => {
+  return inTx(ctx, async (c) => {
+    const { tx } = c;
     // Authorize before validating: a viewer's or a stranger's bad body is a 403/404, not a field list.
-    const { org, userId } = await requireOrgAccess({ ...ctx, tx }, orgSlug, "member");
+    const { org, userId } = await requireOrgAccess(c, orgSlug, "member");
     const input = parseInput(quotaRequestSchema, raw);
     const now = nowOf(ctx);
     if (input.until && input.until <= now)

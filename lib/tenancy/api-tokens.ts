@@ -13,7 +13,7 @@ import {
   UnauthorizedError,
   type UserActor,
 } from "@/lib/core";
-import { type Executor, getDb, readDb, withTx } from "@/lib/db/client";
+import { type Executor, getDb, inTx, readDb } from "@/lib/db/client";
 import { apiTokens, memberships, users } from "@/lib/db/schema";
 import { invalidState } from "./errors";
 
@@ -102,9 +102,10 @@ export async function createApiToken(
   raw: CreateApiTokenInput | unknown,
 ): Promise<{ token: ApiTokenView; secret: string }> {
   const now = nowOf(ctx);
-  return withTx(ctx.tx, async (tx) => {
+  return inTx(ctx, async (c) => {
+    const { tx } = c;
     // Authorize before validating: a viewer's bad form is a refusal, not a field list.
-    const access = await requireOrgAccess({ ...ctx, tx }, orgSlug, "member");
+    const access = await requireOrgAccess(c, orgSlug, "member");
     const input = parseInput(createApiTokenSchema, raw);
     const prefix = `forja_${randomBytes(4).toString("hex")}`;
     const secret = `${prefix}_${randomBytes(32).toString("hex")}`;
@@ -160,8 +161,9 @@ export async function listApiTokens(ctx: Ctx, orgSlug: string): Promise<ApiToken
 export async function revokeApiToken(ctx: Ctx, orgSlug: string, raw: unknown): Promise<ApiTokenView> {
   const { tokenId } = parseInput(tokenIdSchema, raw);
   const now = nowOf(ctx);
-  return withTx(ctx.tx, async (tx) => {
-    const access = await requireOrgAccess({ ...ctx, tx }, orgSlug, "viewer");
+  return inTx(ctx, async (c) => {
+    const { tx } = c;
+    const access = await requireOrgAccess(c, orgSlug, "viewer");
     const [token] = await tx
       .select(viewColumns)
       .from(apiTokens)

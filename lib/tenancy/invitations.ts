@@ -4,7 +4,7 @@ import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { requireOrgAccess } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { type Ctx, NotFoundError, nowOf, parseInput, ValidationError } from "@/lib/core";
-import { readDb, type Tx, withTx } from "@/lib/db/client";
+import { inTx, readDb, type Tx } from "@/lib/db/client";
 import { invitations, memberships, users } from "@/lib/db/schema";
 import { enqueueEmail } from "@/lib/notify";
 import { forbidden, invalidState } from "./errors";
@@ -43,8 +43,9 @@ export async function inviteMember(
 ) {
   const input = parseInput(inviteSchema, raw);
   const now = nowOf(ctx);
-  return withTx(ctx.tx, async (tx) => {
-    const access = await requireOrgAccess({ ...ctx, tx }, orgSlug, "admin");
+  return inTx(ctx, async (c) => {
+    const { tx } = c;
+    const access = await requireOrgAccess(c, orgSlug, "admin");
     if (input.role === "owner" && access.role !== "owner") {
       throw forbidden("Only owners can invite owners", "owner_only");
     }
@@ -119,8 +120,9 @@ function openInvitation(orgId: string, email: string) {
 }
 
 /** Lock an open invitation of this organization for resend/revoke; admins may not touch owner invitations. */
-async function lockManageableInvitation(tx: Tx, ctx: Ctx, orgSlug: string, invitationId: string) {
-  const access = await requireOrgAccess({ ...ctx, tx }, orgSlug, "admin");
+async function lockManageableInvitation(c: Ctx & { tx: Tx }, orgSlug: string, invitationId: string) {
+  const { tx } = c;
+  const access = await requireOrgAccess(c, orgSlug, "admin");
   const [inv] = await tx
     .select()
     .from(invitations)
@@ -139,8 +141,9 @@ async function lockManageableInvitation(tx: Tx, ctx: Ctx, orgSlug: string, invit
 export async function resendInvitation(ctx: Ctx, orgSlug: string, raw: unknown, opts: EmailOpts = {}) {
   const { invitationId } = parseInput(invitationIdSchema, raw);
   const now = nowOf(ctx);
-  return withTx(ctx.tx, async (tx) => {
-    const { access, inv } = await lockManageableInvitation(tx, ctx, orgSlug, invitationId);
+  return inTx(ctx, async (c) => {
+    const { tx } = c;
+    const { access, inv } = await lockManageableInvitation(c, orgSlug, invitationId);
     const token = newToken();
     const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS);
     await tx
@@ -175,8 +178,9 @@ export async function resendInvitation(ctx: Ctx, orgSlug: string, raw: unknown, 
 export async function revokeInvitation(ctx: Ctx, orgSlug: string, raw: unknown) {
   const { invitationId } = parseInput(invitationIdSchema, raw);
   const now = nowOf(ctx);
-  return withTx(ctx.tx, async (tx) => {
-    const { access, inv } = await lockManageableInvitation(tx, ctx, orgSlug, invitationId);
+  return inTx(ctx, async (c) => {
+    const { tx } = c;
+    const { access, inv } = await lockManageableInvitation(c, orgSlug, invitationId);
     await tx.update(invitations).set({ revokedAt: now }).where(eq(invitations.id, inv.id));
     await writeAudit(tx, ctx.actor, {
       orgId: access.org.id,

@@ -3,7 +3,7 @@ import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import { type OrgRole, requireOrgAccess, roleAtLeast } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { type Ctx, NotFoundError, nowOf, parseInput } from "@/lib/core";
-import { readDb, type Tx, withTx } from "@/lib/db/client";
+import { inTx, readDb, type Tx } from "@/lib/db/client";
 import { apiTokens, memberships, users } from "@/lib/db/schema";
 import { conflict, forbidden } from "./errors";
 import { changeRoleSchema, memberIdSchema } from "./schemas";
@@ -62,8 +62,9 @@ function assertMayManage(actorRole: OrgRole | undefined, targetRole: OrgRole, ne
 export async function changeMemberRole(ctx: Ctx, orgSlug: string, raw: unknown) {
   const input = parseInput(changeRoleSchema, raw);
   const now = nowOf(ctx);
-  return withTx(ctx.tx, async (tx) => {
-    const access = await requireOrgAccess({ ...ctx, tx }, orgSlug, "admin");
+  return inTx(ctx, async (c) => {
+    const { tx } = c;
+    const access = await requireOrgAccess(c, orgSlug, "admin");
     const state = await lockOwners(tx, access.org.id, [access.userId, input.userId]);
     const from = state.roleOf(input.userId);
     if (!from) throw new NotFoundError("Member");
@@ -101,8 +102,9 @@ async function deleteMembership(tx: Tx, orgId: string, userId: string, now: Date
 export async function removeMember(ctx: Ctx, orgSlug: string, raw: unknown) {
   const input = parseInput(memberIdSchema, raw);
   const now = nowOf(ctx);
-  return withTx(ctx.tx, async (tx) => {
-    const access = await requireOrgAccess({ ...ctx, tx }, orgSlug, "viewer");
+  return inTx(ctx, async (c) => {
+    const { tx } = c;
+    const access = await requireOrgAccess(c, orgSlug, "viewer");
     if (input.userId === access.userId) return leaveIn(tx, ctx, access.org.id, access.userId, now);
     if (!roleAtLeast(access.role, "admin"))
       throw forbidden("This needs the admin role or higher", "admin_only");
@@ -148,8 +150,9 @@ async function leaveIn(tx: Tx, ctx: Ctx, orgId: string, userId: string, now: Dat
 /** Leave an organization (any role), unless you are its last owner. */
 export async function leaveOrganization(ctx: Ctx, orgSlug: string) {
   const now = nowOf(ctx);
-  return withTx(ctx.tx, async (tx) => {
-    const access = await requireOrgAccess({ ...ctx, tx }, orgSlug, "viewer");
+  return inTx(ctx, async (c) => {
+    const { tx } = c;
+    const access = await requireOrgAccess(c, orgSlug, "viewer");
     await leaveIn(tx, ctx, access.org.id, access.userId, now);
   });
 }

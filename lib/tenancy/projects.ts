@@ -3,7 +3,7 @@ import { and, asc, eq } from "drizzle-orm";
 import { requireOrgAccess } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { type Ctx, NotFoundError, nowOf, parseInput, ValidationError } from "@/lib/core";
-import { readDb, withTx } from "@/lib/db/client";
+import { inTx, readDb } from "@/lib/db/client";
 import { projects } from "@/lib/db/schema";
 import { TENANCY_FIELD_MESSAGES } from "./field-messages";
 import { slugify } from "./organizations";
@@ -37,8 +37,9 @@ export async function createProject(ctx: Ctx, orgSlug: string, raw: CreateProjec
     throw ValidationError.field("slug", TENANCY_FIELD_MESSAGES.slugPattern);
   }
   const now = nowOf(ctx);
-  return withTx(ctx.tx, async (tx) => {
-    const access = await requireOrgAccess({ ...ctx, tx }, orgSlug, "admin");
+  return inTx(ctx, async (c) => {
+    const { tx } = c;
+    const access = await requireOrgAccess(c, orgSlug, "admin");
     const [project] = await tx
       .insert(projects)
       .values({
@@ -70,8 +71,9 @@ export async function createProject(ctx: Ctx, orgSlug: string, raw: CreateProjec
 export async function updateProject(ctx: Ctx, orgSlug: string, raw: unknown) {
   const input = parseInput(updateProjectSchema, raw);
   const now = nowOf(ctx);
-  return withTx(ctx.tx, async (tx) => {
-    const access = await requireOrgAccess({ ...ctx, tx }, orgSlug, "admin");
+  return inTx(ctx, async (c) => {
+    const { tx } = c;
+    const access = await requireOrgAccess(c, orgSlug, "admin");
     const [before] = await tx
       .select()
       .from(projects)

@@ -3,7 +3,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import { requireOrgAccess } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { type Ctx, nowOf, parseInput, ValidationError } from "@/lib/core";
-import { type Executor, getDb, readDb, withTx } from "@/lib/db/client";
+import { type Executor, getDb, inTx, readDb } from "@/lib/db/client";
 import { organizations, regions } from "@/lib/db/schema";
 import { TENANCY_FIELD_MESSAGES } from "./field-messages";
 import { dataResidencySchema, renameOrganizationSchema } from "./schemas";
@@ -37,8 +37,9 @@ export async function getOrganizationSettings(ctx: Ctx, orgSlug: string) {
 export async function renameOrganization(ctx: Ctx, orgSlug: string, raw: unknown) {
   const input = parseInput(renameOrganizationSchema, raw);
   const now = nowOf(ctx);
-  return withTx(ctx.tx, async (tx) => {
-    const access = await requireOrgAccess({ ...ctx, tx }, orgSlug, "admin");
+  return inTx(ctx, async (c) => {
+    const { tx } = c;
+    const access = await requireOrgAccess(c, orgSlug, "admin");
     if (access.org.name === input.name) return access.org;
     await tx.update(organizations).set({ name: input.name }).where(eq(organizations.id, access.org.id));
     await writeAudit(tx, ctx.actor, {
@@ -61,8 +62,9 @@ export async function setDataResidency(ctx: Ctx, orgSlug: string, raw: unknown) 
   const input = parseInput(dataResidencySchema, raw);
   const chosen = [...new Set(input.jurisdictions)].sort();
   const now = nowOf(ctx);
-  return withTx(ctx.tx, async (tx) => {
-    const access = await requireOrgAccess({ ...ctx, tx }, orgSlug, "admin");
+  return inTx(ctx, async (c) => {
+    const { tx } = c;
+    const access = await requireOrgAccess(c, orgSlug, "admin");
     const known = new Set((await listJurisdictions(tx)).map((j) => j.code));
     const unknown = chosen.filter((j) => !known.has(j));
     if (unknown.length) {

@@ -3,7 +3,7 @@ import { dumpYaml } from "@kubernetes/client-node";
 import { and, eq } from "drizzle-orm";
 import { requireOrgAccess } from "@/lib/access";
 import { type Ctx, NotFoundError, UnauthorizedError } from "@/lib/core";
-import { getDb } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 import { instanceState, instances, organizations } from "@/lib/db/schema";
 import { type KubernetesRegionConfig, loadKubernetesConfig } from "./config";
 import { buildManifests, tokenSecret } from "./manifests";
@@ -30,7 +30,7 @@ export async function instanceManifests(
   opts: { regions?: KubernetesRegionConfig[] } = {},
 ): Promise<ManifestExport> {
   if (ctx.actor.kind !== "user") throw new UnauthorizedError();
-  const db = ctx.tx ?? getDb();
+  const db = readDb(ctx);
   let orgId: string;
   if (ctx.actor.isOperator) {
     const [o] = await db
