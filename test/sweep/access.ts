@@ -97,13 +97,15 @@ export const PAGE_ACCESS: Record<string, Level> = {
   "/admin/tenants/[org]": "operator",
 };
 
-/** Server actions by "file#export" (file relative to app/). */
+/** Server actions by "file#export" (file relative to app/; outside app/, "@/" and the path from the root). */
 export const ACTION_ACCESS: Record<string, Level> = {
   "(auth)/actions.ts#signUpAction": "public",
   "(auth)/actions.ts#signInAction": "public",
   "(auth)/account-actions.ts#requestResetAction": "public",
   "(auth)/account-actions.ts#resetPasswordAction": "public",
   "(auth)/account-actions.ts#verifyEmailAction": "public",
+  // Only sets the reader's language cookie.
+  "@/components/shell/preferences-actions.ts#setLocaleAction": "public",
   "invite/[token]/actions.ts#acceptInvitationAction": "signed-in",
   "invite/[token]/actions.ts#joinWithInvitationAction": "public",
   "(console)/[org]/budgets/actions.ts#createBudgetAction": "admin",
@@ -114,8 +116,8 @@ export const ACTION_ACCESS: Record<string, Level> = {
   "(console)/[org]/instances/[id]/actions.ts#snoozeShutdownAction": "member",
   "(console)/[org]/instances/new/actions.ts#launchInstanceAction": "member",
   "(console)/[org]/notifications/actions.ts#markReadAction": "viewer",
-  "(console)/[org]/settings/actions.ts#renameOrganizationAction": "owner",
-  "(console)/[org]/settings/actions.ts#setDataResidencyAction": "owner",
+  "(console)/[org]/settings/actions.ts#renameOrganizationAction": "admin",
+  "(console)/[org]/settings/actions.ts#setDataResidencyAction": "admin",
   "(console)/[org]/settings/actions.ts#leaveOrganizationAction": "viewer",
   "(console)/[org]/settings/auto-shutdown/actions.ts#savePolicyAction": "admin",
   "(console)/[org]/settings/auto-shutdown/actions.ts#deletePolicyAction": "admin",
