@@ -13,6 +13,9 @@ const SAMPLE = {
   minutes: 90,
   reason: "unpaid invoices",
   stopsAt: "2031-02-07T11:45:12Z",
+  detail: "low memory on n1",
+  waiting: "ErrImagePull",
+  exitCode: 137,
 };
 
 function reasons(locale: "en" | "es"): Record<string, string> {

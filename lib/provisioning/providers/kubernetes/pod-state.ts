@@ -1,4 +1,5 @@
 import type { V1Pod } from "@kubernetes/client-node";
+import { type EventReason, type EventReasonCode, why } from "../../event-reasons";
 
 /** What a pod says about its instance; the sync pass turns it into a lifecycle transition. */
 export type PodObservation =
@@ -6,8 +7,8 @@ export type PodObservation =
   | { kind: "scheduled"; nodeName: string }
   | { kind: "running"; nodeName: string; startedAt: Date | null }
   | { kind: "succeeded" }
-  | { kind: "failed"; reason: string }
-  | { kind: "preempted"; reason: string }
+  | { kind: "failed"; reason: EventReason }
+  | { kind: "preempted"; reason: EventReason }
   | { kind: "deleting" };
 
 /** Waiting reasons that will not fix themselves: the instance fails with the kubelet's words. */
@@ -22,12 +23,12 @@ const FATAL_WAITING = new Set([
 ]);
 
 /** DisruptionTarget reasons (Kubernetes ≥ 1.26): the cluster took the pod away; the work itself was fine. */
-const DISRUPTIONS: Record<string, string> = {
-  PreemptionByScheduler: "the cluster's scheduler preempted it for higher-priority work",
-  DeletionByTaintManager: "its node was tainted out of service (spot reclaim or maintenance)",
-  EvictionByEvictionAPI: "it was evicted (node drain)",
-  DeletionByPodGC: "its node is gone",
-  TerminationByKubelet: "the node's kubelet shut it down (node pressure or shutdown)",
+const DISRUPTIONS: Record<string, EventReasonCode> = {
+  PreemptionByScheduler: "preempted_by_scheduler",
+  DeletionByTaintManager: "preempted_tainted",
+  EvictionByEvictionAPI: "preempted_evicted_api",
+  DeletionByPodGC: "preempted_node_gc",
+  TerminationByKubelet: "preempted_by_kubelet",
 };
 
 /**
@@ -73,10 +74,10 @@ export function observePod(pod: V1Pod): PodObservation {
   const conditions = st.conditions ?? [];
   const disruption = conditions.find((c) => c.type === "DisruptionTarget" && c.status === "True");
   if (st.reason === "Evicted" || disruption) {
-    const why = disruption?.reason ? DISRUPTIONS[disruption.reason] : undefined;
+    const code = (disruption?.reason ? DISRUPTIONS[disruption.reason] : undefined) ?? "preempted_evicted";
     return {
       kind: "preempted",
-      reason: `Preempted: ${why ?? "the kubelet evicted it"} (${st.message ?? disruption?.message ?? st.reason})`,
+      reason: why(code, { detail: String(st.message ?? disruption?.message ?? st.reason) }),
     };
   }
   if (pod.metadata?.deletionTimestamp) return { kind: "deleting" };
@@ -85,16 +86,20 @@ export function observePod(pod: V1Pod): PodObservation {
   if (waiting?.reason && FATAL_WAITING.has(waiting.reason)) {
     return {
       kind: "failed",
-      reason: `${waiting.reason}: ${waiting.message ?? "the container could not start"}`,
+      reason: waiting.message
+        ? why("container_cannot_start", { waiting: waiting.reason, detail: waiting.message })
+        : why("container_cannot_start_silent", { waiting: waiting.reason }),
     };
   }
   if (st.phase === "Succeeded") return { kind: "succeeded" };
   if (st.phase === "Failed") {
     const term = container?.state?.terminated;
-    const code = term
-      ? `exit code ${term.exitCode}${term.reason ? `, ${term.reason}` : ""}`
-      : (st.reason ?? "failed");
-    return { kind: "failed", reason: `The workload failed (${code})` };
+    const reason = !term
+      ? why("workload_failed", { detail: st.reason ?? "failed" })
+      : term.reason
+        ? why("workload_exited_reason", { exitCode: term.exitCode, detail: term.reason })
+        : why("workload_exited", { exitCode: term.exitCode });
+    return { kind: "failed", reason };
   }
   const nodeName = pod.spec?.nodeName;
   const ready = conditions.find((c) => c.type === "Ready")?.status === "True";

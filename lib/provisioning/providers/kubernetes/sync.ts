@@ -3,6 +3,7 @@ import type { V1Pod } from "@kubernetes/client-node";
 import { sql } from "drizzle-orm";
 import { type Ctx, nowOf, systemCtx } from "@/lib/core";
 import { readDb } from "@/lib/db/client";
+import { type EventReason, why } from "../../event-reasons";
 import { applyTransitions, type Transition } from "../../lifecycle";
 import { applyWorkload, deleteWorkload, readNotebookToken } from "./apply";
 import { call, KubeApiError } from "./client";
@@ -56,7 +57,7 @@ export async function syncKubernetesRegion(
   // A queued instance's reason: the scheduler's, as a catalog code the console words in the reader's language
   // (queue_reason), or an API error in the operator's words (state_reason). One of the two, never both.
   const reasons: Array<{ id: string; reason: string | null; queueReason: ClusterQueueReason | null }> = [];
-  const move = (i: RegionInstance, to: Transition["to"], reason: string, patch: Transition["patch"] = {}) => {
+  const move: Move = (i, to, reason, patch = {}) => {
     const chain = chains.get(i.instanceId) ?? [];
     const from = chain.at(-1)?.to ?? i.state;
     chain.push({ id: i.instanceId, orgId: i.orgId, from, to, reason, patch, at: now });
@@ -83,11 +84,13 @@ export async function syncKubernetesRegion(
         move(
           i,
           to,
-          to === "stopped"
-            ? "Stopped (pod deleted, disk kept)"
-            : to === "terminated"
-              ? "Terminated (pod and disk deleted)"
-              : "Preempted",
+          why(
+            to === "stopped"
+              ? "pod_deleted_disk_kept"
+              : to === "terminated"
+                ? "pod_and_disk_deleted"
+                : "preempted",
+          ),
           {
             stoppedAt: now,
             stateDeadline: null,
@@ -109,10 +112,11 @@ export async function syncKubernetesRegion(
             });
         } else if (i.state === "running") {
           // The pod went away without Forja deleting it: its node was removed (spot reclaim, scale-down).
-          preempt(i, "Preempted: the cluster removed the pod (its node went away)", move, now);
+          preempt(i, why("pod_removed_node_gone"), move, now);
         } else if (i.state === "provisioning") {
-          move(i, "failed", "The pod disappeared while starting", {
-            stateReason: "The pod disappeared while starting",
+          const gone = why("pod_disappeared_starting");
+          move(i, "failed", gone, {
+            stateReason: gone.text,
             stateDeadline: null,
           });
         }
@@ -126,7 +130,7 @@ export async function syncKubernetesRegion(
           break;
         case "scheduled":
           if (i.state === "queued")
-            move(i, "provisioning", `The cluster placed it on ${obs.nodeName}`, {
+            move(i, "provisioning", why("placed_by_cluster", { node: obs.nodeName }), {
               nodeId,
               stateReason: null,
               queueReason: null,
@@ -137,12 +141,12 @@ export async function syncKubernetesRegion(
           if (i.state !== "queued" && i.state !== "provisioning") break;
           const connection = await connectionOf(rt, i);
           if (i.state === "queued")
-            move(i, "provisioning", `The cluster placed it on ${obs.nodeName}`, {
+            move(i, "provisioning", why("placed_by_cluster", { node: obs.nodeName }), {
               nodeId,
               stateReason: null,
               queueReason: null,
             });
-          move(i, "running", "The workload is up", {
+          move(i, "running", why("workload_up"), {
             nodeId,
             // The container's own start (billing and logs begin there), never later than now.
             startedAt: obs.startedAt && obs.startedAt < now ? obs.startedAt : now,
@@ -155,27 +159,32 @@ export async function syncKubernetesRegion(
         case "failed":
           rt.deleting.add(i.instanceId);
           await deleteWorkload(api, cfg, i, { keepDisk: false });
-          if (i.state === "queued") move(i, "provisioning", "Placed by the cluster");
-          move(i, "failed", obs.reason, { stateReason: obs.reason, stateDeadline: null, connection: null });
+          if (i.state === "queued") move(i, "provisioning", why("placed_by_cluster_unknown"));
+          move(i, "failed", obs.reason, {
+            stateReason: obs.reason.text,
+            stateDeadline: null,
+            connection: null,
+          });
           break;
         case "succeeded":
           rt.deleting.add(i.instanceId);
           await deleteWorkload(api, cfg, i, { keepDisk: true });
           // A short command may finish between two passes: it still ran, so it goes through running.
-          if (i.state === "queued") move(i, "provisioning", "Placed by the cluster", { nodeId });
+          if (i.state === "queued") move(i, "provisioning", why("placed_by_cluster_unknown"), { nodeId });
           if (i.state === "queued" || i.state === "provisioning") {
-            move(i, "running", "The workload is up", { startedAt: now, stateReason: null });
+            move(i, "running", why("workload_up"), { startedAt: now, stateReason: null });
           }
           if (i.state === "queued" || i.state === "provisioning" || i.state === "running") {
-            move(i, "stopping", "The command finished");
-            move(i, "stopped", "The command finished (exit code 0)", { stoppedAt: now, connection: null });
+            move(i, "stopping", why("command_finished"));
+            move(i, "stopped", why("command_succeeded"), { stoppedAt: now, connection: null });
           }
           break;
         case "preempted":
           rt.deleting.add(i.instanceId);
           await deleteWorkload(api, cfg, i, { keepDisk: true });
           if (i.state === "running") preempt(i, obs.reason, move, now);
-          else if (i.state === "provisioning") move(i, "failed", obs.reason, { stateReason: obs.reason });
+          else if (i.state === "provisioning")
+            move(i, "failed", obs.reason, { stateReason: obs.reason.text });
           break;
         case "deleting":
           break;
@@ -184,8 +193,8 @@ export async function syncKubernetesRegion(
       const e = err instanceof KubeApiError ? err : new KubeApiError(0, false, String(err));
       result.errors.push(`${i.instanceId}: ${e.message}`);
       if (e.permanent && i.state === "queued") {
-        move(i, "provisioning", "Handed to the cluster");
-        move(i, "failed", e.message, { stateReason: e.message });
+        move(i, "provisioning", why("handed_to_cluster"));
+        move(i, "failed", why("cluster_api_error", { detail: e.message }), { stateReason: e.message });
       } else if (i.state === "queued")
         reasons.push({ id: i.instanceId, reason: e.message, queueReason: null });
     }
@@ -216,17 +225,22 @@ function sameReason(a: RegionInstance["queueReason"], b: ClusterQueueReason): bo
   return a?.code === b.code && JSON.stringify(a.params) === JSON.stringify(b.params);
 }
 
-type Move = (i: RegionInstance, to: Transition["to"], reason: string, patch?: Transition["patch"]) => void;
+type Move = (
+  i: RegionInstance,
+  to: Transition["to"],
+  reason: EventReason,
+  patch?: Transition["patch"],
+) => void;
 
-function preempt(i: RegionInstance, reason: string, move: Move, now: Date) {
-  move(i, "preempting", reason, { stateReason: reason });
+function preempt(i: RegionInstance, reason: EventReason, move: Move, now: Date) {
+  move(i, "preempting", reason, { stateReason: reason.text });
   move(i, "preempted", reason, { stoppedAt: now, connection: null, stateDeadline: null });
   if (i.autoRecover) requeue(i, move, now);
 }
 
 /** Auto-recover keeps its quota (same transaction); the new queuedAt is a new run, so a new pod. */
 function requeue(i: RegionInstance, move: Move, now: Date) {
-  move(i, "queued", "Auto-recover: back in the queue after a preemption", {
+  move(i, "queued", why("auto_recover"), {
     queuedAt: now,
     nodeId: null,
     stateReason: null,

@@ -103,7 +103,14 @@ describe("pod states", () => {
       const o = observePod(
         pod({ phase: "Pending", containerStatuses: [{ state: { waiting: { reason, message: "m" } } }] }),
       );
-      expect(o).toEqual({ kind: "failed", reason: `${reason}: m` });
+      expect(o).toEqual({
+        kind: "failed",
+        reason: {
+          code: "container_cannot_start",
+          params: { waiting: reason, detail: "m" },
+          text: `${reason}: m`,
+        },
+      });
     }
     expect(
       observePod(
@@ -125,7 +132,10 @@ describe("pod states", () => {
           conditions: [{ type: "DisruptionTarget", status: "True", reason: "DeletionByTaintManager" }],
         }),
       ),
-    ).toMatchObject({ kind: "preempted", reason: expect.stringMatching(/tainted out of service/) });
+    ).toMatchObject({
+      kind: "preempted",
+      reason: { code: "preempted_tainted", text: expect.stringMatching(/tainted out of service/) },
+    });
     const q = observePod(
       pod(
         {

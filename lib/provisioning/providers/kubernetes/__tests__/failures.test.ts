@@ -1,6 +1,10 @@
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db/client";
+import { formatMessage } from "@/lib/notify";
 import { launch } from "@/lib/provisioning";
 import { newOrg, notebookSpec } from "@/lib/provisioning/__tests__/fixtures";
+import { allCatalogs } from "@/messages";
 import { H100, k8sWorld } from "./harness";
 
 let w: Awaited<ReturnType<typeof k8sWorld>>;
@@ -114,5 +118,32 @@ describe("failures become clear instance reasons", () => {
       w.cluster.api.store.list("pods").filter((p) => p.metadata.labels?.["forja.dev/instance"] === a),
     ).toHaveLength(1);
     expect(w.cluster.api.invalid).toEqual([]);
+  });
+
+  it("the timeline stores the cluster's transitions as reason codes, worded in the reader's language", async () => {
+    const bad = await container({ command: "python train.py; exit 2" });
+    const good = await container({ command: "python train.py; exit 0" });
+    for (let i = 0; i < 3; i++) await w.pass();
+    const events = async (id: string) =>
+      (
+        await getDb().execute<{ to_state: string; reason_code: string | null; reason_params: object | null }>(
+          sql`select to_state, reason_code, reason_params from instance_events where instance_id = ${id} order by at, id`,
+        )
+      ).rows;
+    const failed = (await events(bad)).find((e) => e.to_state === "failed");
+    expect(failed).toMatchObject({
+      reason_code: "workload_exited_reason",
+      reason_params: { exitCode: 2, detail: "Error" },
+    });
+    const es = allCatalogs.es.Instances.timeline.reasons;
+    expect(formatMessage("es", es.workload_exited_reason, { exitCode: 2, detail: "Error" })).toBe(
+      "La carga de trabajo falló (código de salida 2, Error)",
+    );
+    const done = await events(good);
+    expect(done.map((e) => e.reason_code)).toEqual(
+      expect.arrayContaining(["workload_up", "command_finished", "command_succeeded"]),
+    );
+    // Every transition the pass wrote has a code: none is an English sentence only.
+    expect([...done, ...(await events(bad))].filter((e) => !e.reason_code)).toEqual([]);
   });
 });
