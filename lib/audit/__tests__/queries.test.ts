@@ -1,20 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { makeUser } from "@/lib/admin/__tests__/fixtures";
 import { listAuditLog, listPlatformAuditLog, writeAudit } from "@/lib/audit";
 import { ForbiddenError, NotFoundError, type UserActor } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
-import { memberships } from "@/lib/db/schema";
-import { newTenant } from "@/test/factories";
+import { addMember, newTenant } from "@/test/factories";
 
 async function tenantWithLog() {
   const t = await newTenant("audit");
   const db = getDb();
-  const admin = await makeUser(db, { label: "audit-admin" });
-  const member = await makeUser(db, { label: "audit-member" });
-  await db.insert(memberships).values([
-    { orgId: t.org.id, userId: admin.actor.userId, role: "admin" },
-    { orgId: t.org.id, userId: member.actor.userId, role: "member" },
-  ]);
+  const admin = await addMember(t.org.id, "admin", "audit-admin");
+  const member = await addMember(t.org.id, "member", "audit-member");
   const base = Date.parse("2030-01-01T00:00:00Z");
   for (let i = 0; i < 3; i++) {
     await writeAudit(db, t.actor, {

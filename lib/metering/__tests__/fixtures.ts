@@ -1,39 +1,22 @@
 import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
-import type { OrgRole } from "@/lib/access";
-import type { Ctx, UserActor } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import {
   gpuModels,
   instanceEvents,
   instances,
   instanceTypes,
-  memberships,
   nodeGpus,
   nodes,
   prices,
   regions,
   reservations,
   usageRecords,
-  users,
 } from "@/lib/db/schema";
 import { seedImages } from "@/lib/provisioning";
-import { newTenant } from "@/test/factories";
+import { newOrg, type TestClock, type TestOrg } from "@/test/factories";
 
-/** A settable clock: tests move time instead of sleeping. */
-export function testClock(start: Date | string) {
-  let t = new Date(start).getTime();
-  return {
-    now: () => new Date(t),
-    set: (d: Date | string) => {
-      t = new Date(d).getTime();
-    },
-    advance: (ms: number) => {
-      t += ms;
-    },
-  };
-}
-export type TestClock = ReturnType<typeof testClock>;
+export { type TestClock, testClock } from "@/test/factories";
 
 export const PRICE_CHANGE_AT = "2030-01-15T12:20:00Z";
 
@@ -132,22 +115,9 @@ export async function billingCatalog() {
 }
 export type BillingCatalog = Awaited<ReturnType<typeof billingCatalog>>;
 
-/** A fresh organization with its owner; `as(role)` adds a member of that role. */
-export async function newBillingOrg(clock: TestClock, label = "bill") {
-  const t = await newTenant(label);
-  const ctx: Ctx = { actor: t.actor, now: clock.now };
-  async function as(role: OrgRole): Promise<Ctx & { actor: UserActor }> {
-    const [u] = await getDb()
-      .insert(users)
-      .values({ email: `${role}-${randomUUID().slice(0, 8)}@example.test`, name: `${role} user` })
-      .returning();
-    if (!u) throw new Error("user insert failed");
-    await getDb().insert(memberships).values({ orgId: t.org.id, userId: u.id, role });
-    return { actor: { kind: "user", userId: u.id, email: u.email, isOperator: false }, now: clock.now };
-  }
-  return { ...t, ctx, slug: t.org.slug, clock, as };
-}
-export type BillingOrg = Awaited<ReturnType<typeof newBillingOrg>>;
+/** A fresh organization with its owner on the billing clock; `as(role)` adds a member of that role. */
+export const newBillingOrg = (clock: TestClock, label = "bill") => newOrg(label, clock);
+export type BillingOrg = TestOrg;
 
 type Pricing = "on_demand" | "spot" | "reserved_1m" | "reserved_1y";
 

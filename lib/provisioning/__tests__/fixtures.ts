@@ -1,31 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
-import type { OrgRole } from "@/lib/access";
-import type { Ctx, UserActor } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
-import { memberships, nodeGpus, nodes, quotas, regions, users } from "@/lib/db/schema";
-import { seedImages } from "@/lib/provisioning/images";
-import { ensureCatalogSeeded } from "@/lib/seed/catalog";
-import { newTenant } from "@/test/factories";
+import { nodeGpus, nodes, quotas, regions } from "@/lib/db/schema";
+import { ensureCatalog } from "@/test/factories";
 
-/** A settable clock: tests move time forward instead of sleeping. */
-export function testClock(start = new Date("2030-01-06T09:00:00Z")) {
-  let t = start.getTime();
-  return {
-    now: () => new Date(t),
-    advance: (ms: number) => {
-      t += ms;
-    },
-    set: (d: Date) => {
-      t = d.getTime();
-    },
-  };
-}
-
-export async function ensureCatalog() {
-  await ensureCatalogSeeded();
-  await getDb().transaction((tx) => seedImages(tx));
-}
+export { ensureCatalog, newOrg, type TestClock, testClock } from "@/test/factories";
 
 export type FleetNodeSpec = {
   gpus?: number;
@@ -102,23 +81,6 @@ export async function newFleet(
 /** Lift the organization's quota for a region, so fleet tests are about the fleet. */
 export async function bigQuota(orgId: string, regionCode: string, maxGpus = 10_000, gpuModelId = "h100") {
   await getDb().insert(quotas).values({ orgId, gpuModelId, regionCode, maxGpus });
-}
-
-/** A fresh organization with its owner; `as(role)` adds a user of that role and returns their context. */
-export async function newOrg(label = "prov", clock = testClock()) {
-  const t = await newTenant(label);
-  const ownerCtx: Ctx = { actor: t.actor, now: clock.now };
-  async function as(role: OrgRole): Promise<Ctx> {
-    const [u] = await getDb()
-      .insert(users)
-      .values({ email: `${role}-${randomUUID().slice(0, 8)}@example.test`, name: `${role} user` })
-      .returning();
-    if (!u) throw new Error("user insert failed");
-    await getDb().insert(memberships).values({ orgId: t.org.id, userId: u.id, role });
-    const actor: UserActor = { kind: "user", userId: u.id, email: u.email, isOperator: false };
-    return { actor, now: clock.now };
-  }
-  return { ...t, ctx: ownerCtx, slug: t.org.slug, clock, as };
 }
 
 /** A valid notebook launch for the fleet's region; override what the test is about. */

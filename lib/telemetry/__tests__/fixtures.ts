@@ -2,14 +2,9 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { instances, nodeGpus, nodes, regions } from "@/lib/db/schema";
-import { seedImages } from "@/lib/provisioning/images";
-import { ensureCatalogSeeded } from "@/lib/seed/catalog";
-import { newTenant } from "@/test/factories";
+import { ensureCatalog, newTenant } from "@/test/factories";
 
-export async function ensureCatalog() {
-  await ensureCatalogSeeded();
-  await getDb().transaction((tx) => seedImages(tx));
-}
+export { ensureCatalog } from "@/test/factories";
 
 /** A region of its own, so fleet-wide analytics in a test only see that test's rows. */
 export async function newRegion(nodeSpecs: Array<{ gpus: number; model?: string; createdAt: Date }>) {

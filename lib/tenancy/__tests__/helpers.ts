@@ -1,33 +1,9 @@
-import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { OrgRole } from "@/lib/access";
-import type { Ctx, UserActor } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
-import { auditLog, invitations, memberships, outbox, users } from "@/lib/db/schema";
-import { uniqueEmail } from "@/test/factories";
+import { auditLog, invitations, memberships, outbox } from "@/lib/db/schema";
 
-/** A user (no password, no organization of their own) and their actor context. */
-export async function newUser(label = "u") {
-  const [user] = await getDb()
-    .insert(users)
-    .values({
-      email: uniqueEmail(label),
-      name: `${label} ${randomUUID().slice(0, 4)}`,
-      emailVerifiedAt: new Date(),
-    })
-    .returning();
-  if (!user) throw new Error("user insert returned nothing");
-  const actor: UserActor = { kind: "user", userId: user.id, email: user.email, isOperator: false };
-  const ctx: Ctx = { actor };
-  return { user, actor, ctx };
-}
-
-/** A new user who is a member of orgId with role. */
-export async function addMember(orgId: string, role: OrgRole, label: string = role) {
-  const u = await newUser(label);
-  await getDb().insert(memberships).values({ orgId, userId: u.user.id, role });
-  return u;
-}
+export { addMember, newUser } from "@/test/factories";
 
 export async function roleIn(orgId: string, userId: string): Promise<OrgRole | null> {
   const [m] = await getDb()
