@@ -1,6 +1,6 @@
 import { createTranslator } from "next-intl";
 import { describe, expect, it } from "vitest";
-import { BadRequestError, PayloadTooLargeError } from "@/lib/api/errors";
+import { BadRequestError, PayloadTooLargeError, PreconditionFailedError } from "@/lib/api/errors";
 import { errorToProblem } from "@/lib/api/problem";
 import "@/lib/auth";
 import * as core from "@/lib/core";
@@ -52,6 +52,7 @@ const samples: DomainError[] = [
   ValidationError.field("name", "Enter a name"),
   new BadRequestError("The request body is not valid JSON"),
   new PayloadTooLargeError("The request body is larger than 65536 bytes"),
+  new PreconditionFailedError("The budget changed since it was read"),
 ];
 
 describe("error reasons are data", () => {
@@ -60,6 +61,7 @@ describe("error reasons are data", () => {
       ...Object.values(core as Record<string, unknown>),
       BadRequestError,
       PayloadTooLargeError,
+      PreconditionFailedError,
     ].filter(
       (v): v is { name: string; prototype: unknown } =>
         typeof v === "function" && (v as { prototype: unknown }).prototype instanceof core.DomainError,

@@ -5,6 +5,7 @@ import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
+import { SelectField } from "@/components/ui/select-field";
 import type { FormAction } from "@/components/ui/use-action-form";
 import { useActionForm } from "@/components/ui/use-action-form";
 import { curlList } from "./curl-example";
@@ -77,6 +78,18 @@ export function CreateTokenForm({
             ))}
           </div>
         </div>
+        <SelectField
+          name="scope"
+          id="token-scope"
+          label={t("scope")}
+          hint={t("scopeHint")}
+          defaultValue="write"
+          errors={fieldErrors?.scope}
+          options={[
+            { value: "write", label: t("scopes.write") },
+            { value: "read", label: t("scopes.read") },
+          ]}
+        />
         <FormMessage message={error ?? success} ok={!error && Boolean(success)} />
         <div>
           <Button type="submit" disabled={pending} aria-busy={pending}>

@@ -55,6 +55,9 @@ export async function TokensTable({
               {t("colLastUsed")}
             </th>
             <th scope="col" className={th}>
+              {t("colScope")}
+            </th>
+            <th scope="col" className={th}>
               {t("colExpires")}
             </th>
             <th scope="col" className={th}>
@@ -79,6 +82,7 @@ export async function TokensTable({
               <td className="py-2 pr-4">
                 {tok.lastUsedAt ? <When at={tok.lastUsedAt} now={now} format={format} /> : t("neverUsed")}
               </td>
+              <td className="py-2 pr-4">{t(`scopes.${tok.scope}`)}</td>
               <td className="py-2 pr-4">
                 {tok.expiresAt ? <When at={tok.expiresAt} now={now} format={format} /> : t("noExpiry")}
               </td>

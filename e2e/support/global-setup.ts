@@ -71,6 +71,8 @@ export default async function globalSetup(config: FullConfig) {
     FORJA_SIGNUP_LIMIT_PER_HOUR: "1000",
     // Every journey signs in from 127.0.0.1: the per-address sign-in limit (20 per 5 min) would refuse the suite.
     FORJA_SIGNIN_LIMIT_PER_IP: "1000",
+    // Parallel journeys poll live views as the same seeded users: the API's per-user read limit would bite.
+    FORJA_API_READ_LIMIT: "100000",
     // Simulated provisioning/stop delays ÷ 30, so journeys see queued → running in seconds.
     FORJA_SIM_SPEED: process.env.FORJA_SIM_SPEED ?? "30",
     NEXT_DIST_DIR: E2E_DIST_DIR,

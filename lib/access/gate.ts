@@ -41,6 +41,12 @@ export async function requireOrgAccess(
   if (!row) throw new NotFoundError("Organization");
   if (ctx.actor.tokenOrgId && ctx.actor.tokenOrgId !== row.id) throw new NotFoundError("Organization");
   const { role, ...org } = row;
+  // A read-only token reads like a viewer whatever its user's role: everything beyond needs a write token.
+  if (ctx.actor.tokenScope === "read" && min !== "viewer") {
+    throw new ForbiddenError("This API token is read-only; create a write token for this", {
+      reason: "token_read_only",
+    });
+  }
   if (!roleAtLeast(role, min)) throw new ForbiddenError(`This needs the ${min} role or higher`);
   return { org, role, userId: ctx.actor.userId };
 }

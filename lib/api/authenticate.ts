@@ -1,7 +1,7 @@
 import "server-only";
-import { hitRateLimit, requestOrigin } from "@/lib/auth";
+import { countRateLimitHit, type RateLimitState, requestOrigin } from "@/lib/auth";
 import { getActor } from "@/lib/auth/session";
-import { type Ctx, ForbiddenError, UnauthorizedError, type UserActor } from "@/lib/core";
+import { type Ctx, ForbiddenError, RateLimitedError, UnauthorizedError, type UserActor } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { authenticateApiToken } from "@/lib/tenancy";
 
@@ -35,14 +35,26 @@ export async function authenticateHeaders(
   throw new UnauthorizedError("Sign in, or send an API token as: Authorization: Bearer forja_…");
 }
 
+export type ApiLimits = { read: WriteLimit; write: WriteLimit };
+export type ApiRate = RateLimitState & { policy: "read" | "write" };
+
+function envLimit(name: string, fallback: number): number {
+  const n = Number(process.env[name] ?? fallback);
+  return Number.isFinite(n) && n > 0 ? n : fallback;
+}
+
 /**
- * Writes per token-user and organization per minute. A runaway CI loop gets 429s (with Retry-After) instead of
- * filling the queue; quota and budget caps still bound what it can launch. Reads are not counted (no write each).
+ * Calls per token user and organization (or per signed-in user for the console's session) per minute, reads
+ * and writes counted apart. A runaway CI loop gets 429s (with Retry-After) instead of filling the queue or the
+ * database; quota and budget caps still bound what it can launch. Several tokens of one person share the
+ * budget, so minting tokens does not multiply it.
  */
-export const API_WRITE_LIMIT: WriteLimit = {
-  max: Number(process.env.FORJA_API_WRITE_LIMIT ?? 120),
-  windowSeconds: 60,
+export const API_LIMITS: ApiLimits = {
+  read: { max: envLimit("FORJA_API_READ_LIMIT", 600), windowSeconds: 60 },
+  write: { max: envLimit("FORJA_API_WRITE_LIMIT", 120), windowSeconds: 60 },
 };
+/** Kept for callers that only tune writes. */
+export const API_WRITE_LIMIT: WriteLimit = API_LIMITS.write;
 
 const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -63,20 +75,47 @@ function assertSameOrigin(req: Request): void {
   }
 }
 
-export async function authenticateRequest(
+type RequestOpts = { session?: SessionLookup; now?: Date; writeLimit?: WriteLimit; readLimit?: WriteLimit };
+
+/**
+ * Authenticate and count the call against its rate limit, without refusing it yet: the caller sends the
+ * RateLimit headers on whatever it answers, the 429 included. A read-only token is refused any method but
+ * GET/HEAD here (lib/access caps its role at viewer too, for every other entry point).
+ */
+export async function meteredRequest(
   req: Request,
-  opts: { session?: SessionLookup; now?: Date; writeLimit?: WriteLimit } = {},
-): Promise<ApiCtx> {
+  opts: RequestOpts = {},
+): Promise<{ ctx: ApiCtx; rate: ApiRate }> {
   const ctx = await authenticateHeaders(req.headers, opts);
-  if (READ_METHODS.has(req.method)) return ctx;
-  const { tokenOrgId, userId } = ctx.actor;
-  if (!tokenOrgId) assertSameOrigin(req);
-  // Session writes get a limit of their own too (a compromised tab cannot flood launches).
-  await hitRateLimit(
-    getDb(),
-    tokenOrgId ? `api-write:${tokenOrgId}:${userId}` : `api-write:session:${userId}`,
-    opts.writeLimit ?? API_WRITE_LIMIT,
-    opts.now ?? new Date(),
-  );
+  const { tokenOrgId, userId, tokenScope } = ctx.actor;
+  const read = READ_METHODS.has(req.method);
+  if (!read && tokenScope === "read") {
+    throw new ForbiddenError("This API token is read-only; create a write token for this", {
+      reason: "token_read_only",
+    });
+  }
+  if (!read && !tokenOrgId) assertSameOrigin(req);
+  const policy = read ? "read" : "write";
+  const limit = read ? (opts.readLimit ?? API_LIMITS.read) : (opts.writeLimit ?? API_LIMITS.write);
+  const who = tokenOrgId ? `${tokenOrgId}:${userId}` : `session:${userId}`;
+  const state = await countRateLimitHit(getDb(), `api-${policy}:${who}`, limit, opts.now ?? new Date());
+  return { ctx, rate: { ...state, policy } };
+}
+
+/** The IETF RateLimit-Policy / RateLimit fields (draft-ietf-httpapi-ratelimit-headers): quota, window, left, reset. */
+export function rateLimitHeaders(rate: ApiRate): Record<string, string> {
+  return {
+    "ratelimit-policy": `"${rate.policy}";q=${rate.limit.max};w=${rate.limit.windowSeconds}`,
+    ratelimit: `"${rate.policy}";r=${rate.remaining};t=${rate.resetSeconds}`,
+  };
+}
+
+export function assertWithinLimit(rate: ApiRate): void {
+  if (rate.count > rate.limit.max) throw new RateLimitedError(rate.resetSeconds);
+}
+
+export async function authenticateRequest(req: Request, opts: RequestOpts = {}): Promise<ApiCtx> {
+  const { ctx, rate } = await meteredRequest(req, opts);
+  assertWithinLimit(rate);
   return ctx;
 }

@@ -12,3 +12,10 @@ export class PayloadTooLargeError extends DomainError {
   readonly status = 413;
   override name = "PayloadTooLargeError";
 }
+
+/** An `If-Match` that no longer matches the resource: someone changed it since it was read (a lost update). */
+export class PreconditionFailedError extends DomainError {
+  readonly code = "precondition_failed";
+  readonly status = 412;
+  override name = "PreconditionFailedError";
+}

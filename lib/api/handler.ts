@@ -1,5 +1,5 @@
 import "server-only";
-import { type ApiCtx, authenticateRequest } from "./authenticate";
+import { type ApiCtx, assertWithinLimit, meteredRequest, rateLimitHeaders } from "./authenticate";
 import { errorToProblem } from "./problem";
 
 type Args<P> = { req: Request; ctx: ApiCtx; params: P; url: URL };
@@ -8,17 +8,24 @@ type RouteContext<P> = { params: Promise<P> };
 
 /** Run a route body and turn anything it throws into problem+json with the request path as `instance`. */
 function guarded<P, A>(
-  build: (req: Request, params: P, url: URL) => Promise<A>,
+  build: (req: Request, params: P, url: URL, headers: Headers) => Promise<A>,
   fn: (args: A) => Promise<Response>,
 ) {
   // The context is optional so a test (or a static route) can call the handler with the request alone.
   return async (req: Request, context?: RouteContext<P>): Promise<Response> => {
     const url = new URL(req.url);
+    // Headers every answer carries, success or problem (the rate limit's, once the caller is known).
+    const always = new Headers();
+    let res: Response;
     try {
-      return await fn(await build(req, (await context?.params) ?? ({} as P), url));
+      res = await fn(await build(req, (await context?.params) ?? ({} as P), url, always));
     } catch (err) {
-      return errorToProblem(err, url.pathname, req.headers.get("accept-language"));
+      res = errorToProblem(err, url.pathname, req.headers.get("accept-language"));
     }
+    always.forEach((value, name) => {
+      res.headers.set(name, value);
+    });
+    return res;
   };
 }
 
@@ -30,10 +37,12 @@ function guarded<P, A>(
 export function apiHandler<P extends Record<string, string> = Record<string, never>>(
   fn: (args: Args<P>) => Promise<Response>,
 ) {
-  return guarded<P, Args<P>>(
-    async (req, params, url) => ({ req, ctx: await authenticateRequest(req), params, url }),
-    fn,
-  );
+  return guarded<P, Args<P>>(async (req, params, url, always) => {
+    const { ctx, rate } = await meteredRequest(req);
+    for (const [name, value] of Object.entries(rateLimitHeaders(rate))) always.set(name, value);
+    assertWithinLimit(rate);
+    return { req, ctx, params, url };
+  }, fn);
 }
 
 /** The same wrapper for the few public routes (the OpenAPI document, health): no caller to authenticate. */

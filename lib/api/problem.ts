@@ -20,6 +20,7 @@ const TITLES: Record<number, string> = {
   403: "Forbidden",
   404: "Not Found",
   409: "Conflict",
+  412: "Precondition Failed",
   405: "Method Not Allowed",
   413: "Content Too Large",
   422: "Unprocessable Content",

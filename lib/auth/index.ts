@@ -5,7 +5,14 @@ export { verifyCredentials } from "./credentials";
 export { emailTokenIsLive } from "./email-tokens";
 export { signUpWithInvitation } from "./invited-signup";
 export { hashPassword, verifyPassword } from "./password";
-export { hitRateLimit, SIGN_IN_LIMITS, signInKeys, signUpLimit } from "./rate-limit";
+export {
+  countRateLimitHit,
+  hitRateLimit,
+  type RateLimitState,
+  SIGN_IN_LIMITS,
+  signInKeys,
+  signUpLimit,
+} from "./rate-limit";
 export {
   emailSchema,
   invitedSignUpSchema,

@@ -5,11 +5,19 @@ import type { Executor } from "@/lib/db/client";
 
 export type Limit = { max: number; windowSeconds: number };
 
+/** Where a key stands in its window after one more hit. */
+export type RateLimitState = { limit: Limit; count: number; remaining: number; resetSeconds: number };
+
 /**
- * Fixed-window counter in PostgreSQL (shared by every web replica): one atomic upsert per hit. Throws
- * RateLimitedError when the key has used up its window.
+ * Fixed-window counter in PostgreSQL (shared by every web replica): one atomic upsert per hit. Returns where the
+ * key stands (for RateLimit headers) without refusing anything.
  */
-export async function hitRateLimit(exec: Executor, key: string, limit: Limit, now: Date): Promise<void> {
+export async function countRateLimitHit(
+  exec: Executor,
+  key: string,
+  limit: Limit,
+  now: Date,
+): Promise<RateLimitState> {
   const windowMs = limit.windowSeconds * 1000;
   const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
   const result = await exec.execute<{ count: number }>(sql`
@@ -19,10 +27,14 @@ export async function hitRateLimit(exec: Executor, key: string, limit: Limit, no
       window_start = excluded.window_start
     returning count`);
   const count = Number(result.rows[0]?.count ?? 0);
-  if (count > limit.max) {
-    const retryAfter = Math.max(1, Math.ceil((windowStart.getTime() + windowMs - now.getTime()) / 1000));
-    throw new RateLimitedError(retryAfter);
-  }
+  const resetSeconds = Math.max(1, Math.ceil((windowStart.getTime() + windowMs - now.getTime()) / 1000));
+  return { limit, count, remaining: Math.max(0, limit.max - count), resetSeconds };
+}
+
+/** The same counter, throwing RateLimitedError when the key has used up its window. */
+export async function hitRateLimit(exec: Executor, key: string, limit: Limit, now: Date): Promise<void> {
+  const state = await countRateLimitHit(exec, key, limit, now);
+  if (state.count > limit.max) throw new RateLimitedError(state.resetSeconds);
 }
 
 /**

@@ -9,6 +9,12 @@ import { type BudgetInput, type BudgetValues, budgetSchema } from "./schemas";
 
 export type Budget = typeof budgets.$inferSelect;
 
+/**
+ * A check on the locked row before an update or delete changes it (the API's If-Match: it throws when the
+ * budget is no longer the one the caller read, so a lost update is refused inside the same transaction).
+ */
+export type Precondition = { precondition?: (current: Budget) => void };
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NAME_TAKEN = "A budget with this name already exists in this organization";
 
@@ -62,11 +68,12 @@ function isNameConflict(err: unknown): boolean {
 
 /** Create a monthly budget for the organization or one project (admins and owners). */
 export async function createBudget(ctx: Ctx, orgSlug: string, raw: BudgetInput): Promise<Budget> {
-  const v = parseInput(budgetSchema, raw);
   const now = nowOf(ctx);
   return inTx(ctx, async (c) => {
     const { tx } = c;
+    // Authorize before validating: a weaker role's bad body is a refusal, not a field list.
     const { org } = await requireOrgAccess(c, orgSlug, "admin");
+    const v = parseInput(budgetSchema, raw);
     const { projectId } = await resolve(tx, org.id, v);
     const [row] = await tx
       .insert(budgets)
@@ -109,13 +116,15 @@ export async function updateBudget(
   orgSlug: string,
   budgetId: string,
   raw: BudgetInput,
+  opts: Precondition = {},
 ): Promise<Budget> {
-  const v = parseInput(budgetSchema, raw);
   const now = nowOf(ctx);
   return inTx(ctx, async (c) => {
     const { tx } = c;
     const { org } = await requireOrgAccess(c, orgSlug, "admin");
     const before = await loadBudget(tx, org.id, budgetId, true);
+    opts.precondition?.(before);
+    const v = parseInput(budgetSchema, raw);
     const { projectId } = await resolve(tx, org.id, v);
     let row: Budget | undefined;
     try {
@@ -148,12 +157,18 @@ export async function updateBudget(
   });
 }
 
-export async function deleteBudget(ctx: Ctx, orgSlug: string, budgetId: string): Promise<void> {
+export async function deleteBudget(
+  ctx: Ctx,
+  orgSlug: string,
+  budgetId: string,
+  opts: Precondition = {},
+): Promise<void> {
   const now = nowOf(ctx);
   await inTx(ctx, async (c) => {
     const { tx } = c;
     const { org } = await requireOrgAccess(c, orgSlug, "admin");
     const before = await loadBudget(tx, org.id, budgetId, true);
+    opts.precondition?.(before);
     await tx.delete(budgets).where(eq(budgets.id, before.id));
     await writeAudit(tx, ctx.actor, {
       orgId: org.id,

@@ -4,7 +4,14 @@
  * stop itself is passed in by the caller: budgets sits below provisioning and never imports it).
  */
 export { type AlertHook, type BudgetAlert, fireBudgetAlert } from "./alert";
-export { type Budget, createBudget, deleteBudget, getBudget, updateBudget } from "./crud";
+export {
+  type Budget,
+  createBudget,
+  deleteBudget,
+  getBudget,
+  type Precondition,
+  updateBudget,
+} from "./crud";
 export { type BudgetAlertFacts, budgetAlertEmail, usageLink } from "./email";
 export { type EvaluateBudgetsResult, effectiveThresholds, evaluateBudgets } from "./evaluate";
 export { assertBudgetAllowsLaunch } from "./guard";
@@ -23,3 +30,12 @@ export {
   type BudgetValues,
   budgetSchema,
 } from "./schemas";
+export {
+  type BudgetView,
+  budgetAlertView,
+  budgetAlertViewSchema,
+  budgetStatusView,
+  budgetStatusViewSchema,
+  budgetView,
+  budgetViewSchema,
+} from "./views";

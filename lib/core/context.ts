@@ -7,7 +7,11 @@ export type UserActor = {
   isOperator: boolean;
   /** Set when the request was authenticated with an API token (scoped to one organization). */
   tokenOrgId?: string;
+  /** The token's id and scope: a "read" token acts at most as a viewer (lib/access caps its role). */
+  tokenId?: string;
+  tokenScope?: TokenScope;
 };
+export type TokenScope = "read" | "write";
 export type SystemActor = { kind: "system"; name: string };
 export type Actor = UserActor | SystemActor;
 

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, count, desc, eq, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, type SQL, sql } from "drizzle-orm";
 import { requireOrgAccess, roleAtLeast } from "@/lib/access";
 import { type Ctx, parseInput } from "@/lib/core";
 import { readDb } from "@/lib/db/client";
@@ -66,6 +66,12 @@ export async function listInstances(
   }
   if (f.state) where.push(eq(instances.state, f.state));
   if (f.region) where.push(eq(instances.regionCode, f.region));
+  if (f.after) {
+    // Compared with the row itself, so the key keeps PostgreSQL's full timestamp precision.
+    where.push(
+      sql`(${instances.createdAt}, ${instances.id}) < (select i.created_at, i.id from instances i where i.id = ${f.after} and i.org_id = ${org.id})`,
+    );
+  }
   const cond = and(...where);
   const [total] = await exec
     .select({ n: count() })

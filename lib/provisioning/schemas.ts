@@ -136,5 +136,7 @@ export const listInstancesSchema = z.object({
   region: z.string().trim().min(1).nullish(),
   page: z.int().min(1).default(1),
   pageSize: z.int().min(1).max(200).default(50),
+  /** Keyset paging (the API's cursor): only instances after this one in the list's order. */
+  after: z.uuid().nullish(),
 });
 export type ListInstancesFilter = z.input<typeof listInstancesSchema>;

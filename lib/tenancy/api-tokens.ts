@@ -10,6 +10,7 @@ import {
   NotFoundError,
   nowOf,
   parseInput,
+  type TokenScope,
   UnauthorizedError,
   type UserActor,
 } from "@/lib/core";
@@ -26,10 +27,13 @@ export const API_TOKEN_FIELD_MESSAGES = fieldMessages("ApiTokenFieldErrors", {
   nameTooLong: "Token names are at most 60 characters",
   expiryInvalid: "Choose an expiry between 1 and 365 days, or no expiry",
   tokenInvalid: "Choose a token",
+  scopeInvalid: "Choose read or write",
 });
 const M = API_TOKEN_FIELD_MESSAGES;
 
 export const API_TOKEN_EXPIRY_DAYS = [7, 30, 90, 365] as const;
+/** read: GETs only (at most a viewer's powers); write: everything the user's role allows. */
+export const API_TOKEN_SCOPES = ["read", "write"] as const;
 /** A token whose last_used_at is older than this gets it refreshed; closer calls skip the write. */
 export const LAST_USED_GRANULARITY_MS = 60_000;
 
@@ -49,6 +53,7 @@ export const createApiTokenSchema = z.object({
       .max(365, M.expiryInvalid)
       .nullable(),
   ),
+  scope: z.enum(API_TOKEN_SCOPES, { error: M.scopeInvalid }).default("write"),
 });
 export type CreateApiTokenInput = z.input<typeof createApiTokenSchema>;
 
@@ -59,6 +64,7 @@ export type ApiTokenView = {
   name: string;
   /** Shown to tell tokens apart: "forja_1a2b3c4d". */
   prefix: string;
+  scope: TokenScope;
   userId: string;
   userName: string;
   userEmail: string;
@@ -83,6 +89,7 @@ const viewColumns = {
   id: apiTokens.id,
   name: apiTokens.name,
   prefix: apiTokens.prefix,
+  scope: apiTokens.scope,
   userId: apiTokens.userId,
   userName: users.name,
   userEmail: users.email,
@@ -117,6 +124,7 @@ export async function createApiToken(
         name: input.name,
         prefix,
         tokenHash: hashApiToken(secret),
+        scope: input.scope,
         expiresAt: input.expiresInDays ? new Date(now.getTime() + input.expiresInDays * DAY_MS) : null,
         createdAt: now,
       })
@@ -127,7 +135,7 @@ export async function createApiToken(
       action: "api_token.created",
       targetType: "api_token",
       targetId: row.id,
-      data: { name: input.name, prefix, expiresInDays: input.expiresInDays },
+      data: { name: input.name, prefix, scope: input.scope, expiresInDays: input.expiresInDays },
       at: now,
     });
     const [token] = await tx
@@ -206,6 +214,7 @@ export async function authenticateApiToken(
     .select({
       id: apiTokens.id,
       orgId: apiTokens.orgId,
+      scope: apiTokens.scope,
       userId: users.id,
       email: users.email,
       isOperator: users.isOperator,
@@ -235,5 +244,13 @@ export async function authenticateApiToken(
       );
   }
   // A token never carries operator powers: it is scoped to one tenant organization.
-  return { kind: "user", userId: row.userId, email: row.email, isOperator: false, tokenOrgId: row.orgId };
+  return {
+    kind: "user",
+    userId: row.userId,
+    email: row.email,
+    isOperator: false,
+    tokenOrgId: row.orgId,
+    tokenId: row.id,
+    tokenScope: row.scope,
+  };
 }

@@ -8,6 +8,7 @@ export {
 export {
   API_TOKEN_EXPIRY_DAYS,
   API_TOKEN_FIELD_MESSAGES,
+  API_TOKEN_SCOPES,
   type ApiTokenView,
   authenticateApiToken,
   type CreateApiTokenInput,

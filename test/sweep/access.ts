@@ -48,6 +48,12 @@ export const API_ACCESS: Record<string, Level> = {
   "GET /api/v1/orgs/[org]/usage/reservations": "viewer",
   "POST /api/v1/orgs/[org]/usage/reservations": "admin",
   "POST /api/v1/orgs/[org]/usage/reservations/quote": "viewer",
+  "GET /api/v1/orgs/[org]/budgets": "viewer",
+  "POST /api/v1/orgs/[org]/budgets": "admin",
+  "GET /api/v1/orgs/[org]/budgets/[id]": "viewer",
+  "PUT /api/v1/orgs/[org]/budgets/[id]": "admin",
+  "DELETE /api/v1/orgs/[org]/budgets/[id]": "admin",
+  "GET /api/v1/orgs/[org]/budgets/[id]/alerts": "viewer",
 };
 
 /**

@@ -137,7 +137,8 @@ describe("API route sweep (every route handler under app/api)", () => {
       const known = names.every((n) => n === "org" || n === "id");
       const params: Record<string, string> = {};
       for (const n of names) params[n] = n === "org" ? fx.a.slug : crypto.randomUUID();
-      if (names.includes("id")) params.id = await fx.newInstance();
+      // An id of the kind the route serves (a budget's routes get a budget, the rest an instance).
+      if (names.includes("id")) params.id = await fx.newIdFor(r.pattern);
 
       if (level === "public") {
         const res = await send(r, params);

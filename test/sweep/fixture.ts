@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
+import { createBudget } from "@/lib/budgets";
 import { getDb } from "@/lib/db/client";
 import { memberships, users } from "@/lib/db/schema";
 import { launch } from "@/lib/provisioning";
@@ -41,9 +42,16 @@ export async function sweepFixture() {
     const { instance } = await launch(a.ctx, a.slug, notebookSpec(fleet.region));
     return instance.id;
   }
+  let budgets = 0;
+  /** An id of the resource a route pattern names: a budget under /budgets/, else an instance. */
+  async function newIdFor(pattern: string): Promise<string> {
+    if (!pattern.includes("/budgets/")) return newInstance();
+    const budget = await createBudget(a.ctx, a.slug, { name: `sweep ${++budgets}`, amountUsd: 100 });
+    return budget.id;
+  }
   // Tokens never carry operator powers, so operator-only routes are called with the operator's session.
   const operatorActor = { ...op.actor, isOperator: true };
-  return { fleet, a, b, tokens, userIds, otherOwner, operator, operatorActor, newInstance };
+  return { fleet, a, b, tokens, userIds, otherOwner, operator, operatorActor, newInstance, newIdFor };
 }
 
 export type SweepFixture = Awaited<ReturnType<typeof sweepFixture>>;

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { authenticateHeaders, authenticateRequest } from "@/lib/api/authenticate";
+import { requireOrgAccess } from "@/lib/access";
+import {
+  authenticateHeaders,
+  authenticateRequest,
+  meteredRequest,
+  rateLimitHeaders,
+} from "@/lib/api/authenticate";
 import { errorToProblem } from "@/lib/api/problem";
 import { ForbiddenError, RateLimitedError, UnauthorizedError, type UserActor } from "@/lib/core";
+import { createApiToken } from "@/lib/tenancy";
 import { newTenant } from "@/test/factories";
 import { tokenFor } from "./support";
 
@@ -51,7 +58,7 @@ describe("authenticateHeaders", () => {
 });
 
 describe("authenticateRequest", () => {
-  it("limits writes per token user and organization with a 429 and Retry-After; reads are not counted", async () => {
+  it("limits writes per token user and organization with a 429 and Retry-After; reads count apart", async () => {
     const t = await newTenant("limit");
     const token = await tokenFor(t.ctx, t.org.slug);
     const writeLimit = { max: 2, windowSeconds: 60 };
@@ -68,6 +75,36 @@ describe("authenticateRequest", () => {
     expect(res.headers.get("retry-after")).toBe("50");
     // The next window starts afresh.
     await authenticateRequest(req("POST"), { writeLimit, now: new Date("2031-03-01T10:01:00Z") });
+    // Reads have their own budget: used up, they are refused too, while writes still pass.
+    const readLimit = { max: 6, windowSeconds: 60 };
+    const read = await meteredRequest(req("GET"), { readLimit, now });
+    expect(read.rate).toMatchObject({ policy: "read", count: 6, remaining: 0, resetSeconds: 50 });
+    expect(rateLimitHeaders(read.rate)).toEqual({
+      "ratelimit-policy": '"read";q=6;w=60',
+      ratelimit: '"read";r=0;t=50',
+    });
+    await expect(authenticateRequest(req("GET"), { readLimit, now })).rejects.toBeInstanceOf(
+      RateLimitedError,
+    );
+  });
+
+  it("a read-only token reads, and is refused every write before anything runs", async () => {
+    const t = await newTenant("readonly");
+    const { secret } = await createApiToken(t.ctx, t.org.slug, { name: "ro", scope: "read" });
+    const req = (method: string) =>
+      new Request("http://forja.test/api/v1/x", { method, headers: { authorization: `Bearer ${secret}` } });
+    const { actor } = await authenticateRequest(req("GET"));
+    expect(actor).toMatchObject({ tokenScope: "read", tokenOrgId: t.org.id });
+    for (const method of ["POST", "PUT", "PATCH", "DELETE"]) {
+      const err = await authenticateRequest(req(method)).catch((e: unknown) => e);
+      expect(err, method).toBeInstanceOf(ForbiddenError);
+      expect((err as ForbiddenError).reason).toBe("token_read_only");
+    }
+    // The library gate caps it at viewer for every other entry point too (a member's token, read-only).
+    await expect(requireOrgAccess({ actor }, t.org.slug, "viewer")).resolves.toMatchObject({ role: "owner" });
+    await expect(requireOrgAccess({ actor }, t.org.slug, "member")).rejects.toMatchObject({
+      reason: "token_read_only",
+    });
   });
 
   // Issue 12 item 15: cookie-authenticated API writes had no Origin check and no write limit.

@@ -28,6 +28,6 @@ describe("reservation routes: one body reader", () => {
 
     const list = await call(listRoute, path, params, { token });
     expect(list.status).toBe(200);
-    expect(((await list.json()) as { reservations: unknown[] }).reservations).toEqual([]);
+    expect(((await list.json()) as { items: unknown[] }).items).toEqual([]);
   });
 });

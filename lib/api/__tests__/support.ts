@@ -2,13 +2,17 @@ import { expect } from "vitest";
 import type { z } from "zod";
 import type { Ctx } from "@/lib/core";
 import { createApiToken } from "@/lib/tenancy";
+import { assertDocumented } from "./contract";
 
 export const BASE = "http://forja.test/api/v1";
 
 type Handler<P> = (req: Request, context: { params: Promise<P> }) => Promise<Response>;
 
-/** Call a route handler the way Next.js does: a Request and a promise of the path params. */
-export function call<P>(
+/**
+ * Call a route handler the way Next.js does: a Request and a promise of the path params. Every answer is
+ * checked against the OpenAPI document (status, content type, body schema) before the test sees it.
+ */
+export async function call<P>(
   handler: Handler<P>,
   path: string,
   params: P,
@@ -17,7 +21,10 @@ export function call<P>(
   const { token, headers, ...rest } = init;
   const h = new Headers(headers);
   if (token) h.set("authorization", `Bearer ${token}`);
-  return handler(new Request(`${BASE}${path}`, { ...rest, headers: h }), { params: Promise.resolve(params) });
+  const req = new Request(`${BASE}${path}`, { ...rest, headers: h });
+  const res = await handler(req, { params: Promise.resolve(params) });
+  await assertDocumented(req.method, req.url, res);
+  return res;
 }
 
 export function postJson<P>(

@@ -1,11 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import {
-  createDocument,
-  type ZodOpenApiOperationObject,
-  type ZodOpenApiPathsObject,
-  type ZodOpenApiResponsesObject,
-} from "zod-openapi";
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
 import { catalogFiltersSchema } from "@/lib/catalog";
 import { costRangeSchema, reservationSchema } from "@/lib/metering";
 import {
@@ -28,13 +23,23 @@ import {
 } from "@/lib/quotas";
 import { instanceLogsQuerySchema, utilizationQuerySchema } from "@/lib/telemetry";
 import {
+  createdResponses,
+  idempotencyHeader,
+  json,
+  listOf,
+  orgParam,
+  orgPath,
+  pageParams,
+  responses,
+} from "./parts";
+import { budgetPaths } from "./paths-budgets";
+import {
   instanceDetailSchema,
   instanceListSchema,
   instanceLogsSchema,
   launchPreviewSchema,
   meSchema,
   offeringPageSchema,
-  problemSchema,
   projectListSchema,
   utilizationSeriesSchema,
 } from "./responses";
@@ -44,9 +49,7 @@ import {
  * (launch spec, catalog filters, list filters, telemetry queries, reservations), so the contract and the
  * validation cannot disagree. Paths are relative to the server URL `/api/v1`.
  */
-const orgParam = z.string().meta({ description: "Organization slug", example: "acme-ai" });
 const idParam = z.uuid().meta({ description: "Instance id" });
-const orgPath = z.object({ org: orgParam });
 const instancePath = z.object({ org: orgParam, id: idParam });
 
 const nodePath = z.object({ id: z.uuid().meta({ description: "Node id" }) });
@@ -66,38 +69,6 @@ function nodeVerb(summary: string, description: string): ZodOpenApiOperationObje
     requestParams: { path: nodePath },
     responses: responses({ "200": json("The node's new status", nodeResultSchema) }, [403]),
   };
-}
-
-const problem = (description: string) => ({
-  description,
-  content: { "application/problem+json": { schema: problemSchema } },
-});
-const json = (description: string, schema: z.ZodType) => ({
-  description,
-  content: { "application/json": { schema } },
-});
-
-/** The errors every authenticated call can answer with, plus the ones the operation names. */
-type ErrorStatus = 400 | 403 | 409 | 413 | 422 | 429;
-
-function responses(ok: ZodOpenApiResponsesObject, extra: ErrorStatus[] = []) {
-  const out: ZodOpenApiResponsesObject = {
-    ...ok,
-    "401": problem("Missing, malformed, unknown, revoked or expired credentials"),
-    "404": problem(
-      "No such organization or resource for these credentials (another tenant's ids look absent)",
-    ),
-  };
-  const texts: Record<ErrorStatus, string> = {
-    400: "The body is not valid JSON",
-    403: "Your role in the organization is too weak for this",
-    409: "The resource is in a state that does not allow this (e.g. stopping a terminated instance)",
-    413: "The body is larger than 64 KiB",
-    422: "Invalid input; `errors` has messages per field. Nothing was written",
-    429: "Too many requests; retry after the Retry-After header's seconds",
-  };
-  for (const code of extra) out[`${code}`] = problem(texts[code]);
-  return out;
 }
 
 const instanceVerb = (summary: string, description: string): ZodOpenApiOperationObject => ({
@@ -123,8 +94,19 @@ const paths: ZodOpenApiPathsObject = {
       summary: "Browse GPU offerings",
       description:
         "Instance types × regions with live availability and prices. List filters take repeated or comma-separated values. A bad value is a 422 naming the parameter.",
-      requestParams: { path: orgPath, query: catalogFiltersSchema },
-      responses: responses({ "200": json("A page of offerings", offeringPageSchema) }, [422]),
+      requestParams: {
+        path: orgPath,
+        query: catalogFiltersSchema.extend({ cursor: pageParams.shape.cursor }),
+      },
+      responses: responses(
+        {
+          "200": json(
+            "A page of offerings; `next` is the cursor of the next page",
+            offeringPageSchema.extend({ next: listOf(z.unknown()).shape.next }),
+          ),
+        },
+        [422],
+      ),
     },
   },
   "/admin/quotas": {
@@ -133,7 +115,11 @@ const paths: ZodOpenApiPathsObject = {
       summary: "All quotas with use",
       description:
         "Operators only. Every organization × GPU model × region with a quota of its own or GPUs held.",
-      responses: responses({ "200": json("Levels and use", adminQuotaListSchema) }, [403]),
+      requestParams: { query: pageParams },
+      responses: responses(
+        { "200": json("Levels and use", listOf(adminQuotaListSchema.shape.items.element)) },
+        [403, 422],
+      ),
     },
     put: {
       tags: ["Operators"],
@@ -151,7 +137,11 @@ const paths: ZodOpenApiPathsObject = {
     get: {
       tags: ["Operators"],
       summary: "List cohorts",
-      responses: responses({ "200": json("Cohorts with members and weights", cohortListSchema) }, [403]),
+      requestParams: { query: pageParams },
+      responses: responses(
+        { "200": json("Cohorts with members and weights", listOf(cohortListSchema.shape.items.element)) },
+        [403, 422],
+      ),
     },
     post: {
       tags: ["Operators"],
@@ -169,7 +159,11 @@ const paths: ZodOpenApiPathsObject = {
       summary: "The quota request queue",
       description:
         "Operators only. Open first, with each organization's nominal, use, month-to-date spend and earlier requests.",
-      responses: responses({ "200": json("Requests", quotaRequestListSchema) }, [403]),
+      requestParams: { query: pageParams },
+      responses: responses(
+        { "200": json("Requests", listOf(quotaRequestListSchema.shape.items.element)) },
+        [403, 422],
+      ),
     },
   },
   "/admin/quota-requests/{id}/approve": {
@@ -204,25 +198,34 @@ const paths: ZodOpenApiPathsObject = {
       summary: "The organization's quotas",
       description:
         "Per GPU model × region: nominal (guaranteed), borrowing limit, in use, borrowed, available to borrow now and the project shares.",
-      requestParams: { path: orgPath },
-      responses: responses({ "200": json("Per GPU model × region", orgQuotaListSchema) }),
+      requestParams: { path: orgPath, query: pageParams },
+      responses: responses(
+        { "200": json("Per GPU model × region", listOf(orgQuotaListSchema.shape.items.element)) },
+        [422],
+      ),
     },
   },
   "/orgs/{org}/quota-requests": {
     get: {
       tags: ["Quotas"],
       summary: "List quota requests",
-      requestParams: { path: orgPath },
-      responses: responses({ "200": json("Newest first", quotaRequestListSchema) }),
+      requestParams: { path: orgPath, query: pageParams },
+      responses: responses(
+        { "200": json("Newest first", listOf(quotaRequestListSchema.shape.items.element)) },
+        [422],
+      ),
     },
     post: {
       tags: ["Quotas"],
       summary: "Ask for more quota",
       description:
         "The nominal GPUs wanted in total for a GPU model × region, until when (empty = permanent) and why. An operator approves, partly approves or denies; the requester is emailed.",
-      requestParams: { path: orgPath },
+      requestParams: { path: orgPath, header: idempotencyHeader },
       requestBody: { required: true, content: { "application/json": { schema: quotaRequestSchema } } },
-      responses: responses({ "201": json("Requested (open)", quotaRequestViewSchema) }, [400, 403, 413, 422]),
+      responses: responses(
+        createdResponses("Quota request (open)", quotaRequestViewSchema),
+        [400, 403, 409, 413, 422],
+      ),
     },
   },
   "/admin/tenants/{org}/suspend": {
@@ -276,8 +279,11 @@ const paths: ZodOpenApiPathsObject = {
     get: {
       tags: ["Projects"],
       summary: "List projects",
-      requestParams: { path: orgPath },
-      responses: responses({ "200": json("The organization's projects", projectListSchema) }),
+      requestParams: { path: orgPath, query: pageParams },
+      responses: responses(
+        { "200": json("The organization's projects", listOf(projectListSchema.shape.items.element)) },
+        [422],
+      ),
     },
   },
   "/orgs/{org}/instances": {
@@ -286,9 +292,19 @@ const paths: ZodOpenApiPathsObject = {
       summary: "List instances",
       requestParams: {
         path: orgPath,
-        query: listInstancesSchema.pick({ project: true, state: true, region: true, page: true }),
+        query: listInstancesSchema
+          .pick({ project: true, state: true, region: true })
+          .extend(pageParams.shape),
       },
-      responses: responses({ "200": json("Newest first, 50 per page", instanceListSchema) }, [422]),
+      responses: responses(
+        {
+          "200": json(
+            "Newest first; `next` is the cursor of the next page",
+            instanceListSchema.extend({ next: listOf(z.unknown()).shape.next }),
+          ),
+        },
+        [422],
+      ),
     },
     post: {
       tags: ["Instances"],
@@ -389,10 +405,8 @@ const paths: ZodOpenApiPathsObject = {
     get: {
       tags: ["Usage"],
       summary: "Reservations of the last year with their utilization",
-      requestParams: { path: orgPath },
-      responses: responses({
-        "200": json("Reservations", z.object({ reservations: z.array(z.looseObject({})) })),
-      }),
+      requestParams: { path: orgPath, query: pageParams },
+      responses: responses({ "200": json("Reservations", listOf(z.looseObject({}))) }, [422]),
     },
     post: {
       tags: ["Usage"],
@@ -430,7 +444,10 @@ const paths: ZodOpenApiPathsObject = {
       summary: "Quote a reservation",
       requestParams: { path: orgPath },
       requestBody: { required: true, content: { "application/json": { schema: reservationSchema } } },
-      responses: responses({ "200": json("What it would cost if bought now", z.looseObject({})) }, [422]),
+      responses: responses(
+        { "200": json("What it would cost if bought now", z.looseObject({})) },
+        [400, 413, 422],
+      ),
     },
   },
   "/openapi.json": {
@@ -473,7 +490,7 @@ export function openApiDocument() {
           },
         },
       },
-      paths,
+      paths: { ...paths, ...budgetPaths },
     },
     {
       // Query values arrive as strings and JSON carries dates as ISO text: document coerced dates that way.

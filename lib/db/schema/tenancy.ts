@@ -7,6 +7,7 @@ import {
   jsonb,
   pgEnum,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -156,12 +157,41 @@ export const apiTokens = pgTable(
     /** First characters of the token, shown in the UI to tell tokens apart. */
     prefix: text("prefix").notNull(),
     tokenHash: text("token_hash").notNull(),
+    /** "read" (GETs, at most a viewer's powers) or "write" (the user's role). Older tokens are "write". */
+    scope: text("scope").$type<"read" | "write">().notNull().default("write"),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
     expiresAt: timestamp("expires_at", { withTimezone: true }),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex("api_tokens_hash_key").on(t.tokenHash), index("api_tokens_org_idx").on(t.orgId)],
+);
+
+/**
+ * Idempotency keys of API creates (budgets, quota requests, projects, invitations …): the first answer is kept
+ * so a retry with the same key replays it instead of creating twice. Written in the creating transaction.
+ */
+export const apiIdempotencyKeys = pgTable(
+  "api_idempotency_keys",
+  {
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    /** Method and path template plus a hash of the body: the same key for another request is a 409. */
+    requestHash: text("request_hash").notNull(),
+    status: integer("status").notNull(),
+    body: jsonb("body").notNull(),
+    location: text("location"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.orgId, t.userId, t.key] }),
+    index("api_idempotency_created_idx").on(t.createdAt),
+  ],
 );
 
 /** Fixed-window counters for rate limiting (shared by every web replica). */

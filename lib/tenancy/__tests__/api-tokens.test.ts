@@ -59,6 +59,8 @@ describe("API tokens", () => {
       email: t.user.email,
       isOperator: false,
       tokenOrgId: t.org.id,
+      tokenId: token.id,
+      tokenScope: "write",
     });
     expect((await tokenRow(token.id)).lastUsedAt?.toISOString()).toBe(now.toISOString());
     await authenticateApiToken(secret, { now: new Date(now.getTime() + 30_000) });

@@ -7,7 +7,7 @@ import { createApiToken, revokeApiToken } from "@/lib/tenancy";
 const opts = { area: "ApiTokenErrors", revalidate: "/settings/tokens" };
 
 export const createTokenAction = orgFormAction<CreatedToken>(
-  { ...opts, label: "createApiToken", fields: ["name", "expiresInDays"] },
+  { ...opts, label: "createApiToken", fields: ["name", "expiresInDays", "scope"] },
   async (ctx, orgSlug, input) => {
     const { token, secret } = await createApiToken(ctx, orgSlug, input);
     return {

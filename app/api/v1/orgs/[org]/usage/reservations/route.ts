@@ -1,19 +1,20 @@
 import { readJsonBody, withIdempotencyKey } from "@/lib/api/body";
 import { apiHandler, apiJson } from "@/lib/api/handler";
 import { notAllowed } from "@/lib/api/not-allowed";
+import { pageOf } from "@/lib/api/paging";
 import { nowOf } from "@/lib/core";
 import { purchaseReservation, type ReservationInput, savings } from "@/lib/metering";
 
 const DAY = 86_400_000;
 
 /** GET: the organization's reservations of the last year with their utilization (any member role). */
-export const GET = apiHandler<{ org: string }>(async ({ ctx, params }) => {
+export const GET = apiHandler<{ org: string }>(async ({ ctx, params, url }) => {
   const now = nowOf(ctx);
   const { reservations } = await savings(ctx, params.org, {
     from: new Date(now.getTime() - 365 * DAY),
     to: new Date(now.getTime() + DAY),
   });
-  return apiJson({ reservations });
+  return apiJson(pageOf(reservations, url.searchParams, (r) => r.reservationId));
 });
 
 /**
