@@ -11,10 +11,26 @@ export type WorkerHandle = { stop: () => Promise<void> };
  * and a crashed worker's job is retried by another. Queues are "stately" (at most one job queued and one
  * running per task, across all workers): a pass slower than its interval is not overlapped by the next one.
  */
-export async function startWorker(opts: { url: string; tasks?: PeriodicTask[]; log?: (m: string) => void }) {
+export async function startWorker(opts: {
+  url: string;
+  tasks?: PeriodicTask[];
+  log?: (m: string) => void;
+  /**
+   * How often pg-boss looks for jobs whose worker died (an active job past its task's timeout is failed and
+   * retried). A crashed worker's job holds its stately queue until then: up to the timeout plus this.
+   */
+  maintenanceIntervalSeconds?: number;
+}) {
   const log = opts.log ?? ((m: string) => console.log(`[worker] ${m}`));
   const tasks = opts.tasks ?? periodicTasks;
-  const boss = new PgBoss({ connectionString: opts.url, schema: "pgboss", max: 4 });
+  const boss = new PgBoss({
+    connectionString: opts.url,
+    schema: "pgboss",
+    max: 4,
+    ...(opts.maintenanceIntervalSeconds
+      ? { maintenanceIntervalSeconds: opts.maintenanceIntervalSeconds }
+      : {}),
+  });
   boss.on("error", (err) => console.error("[worker] pg-boss error", err));
   // Workers started at once on one database (replicas) would otherwise deadlock creating the same queues (each
   // queue is a partition table): schema install and queue set-up happen one worker at a time.
