@@ -204,7 +204,7 @@ export const ACTION_CALLS: Record<string, Recipe> = {
     ids: true,
   }),
   [`${org}/settings/tokens/actions.ts#createTokenAction`]: () => ({
-    args: [null, form({ name: "sweep token", expiresInDays: "30" })],
+    args: [null, form({ name: "sweep token", expiresInDays: "30", scope: "write" })],
   }),
   [`${org}/settings/tokens/actions.ts#revokeTokenAction`]: async (o) => ({
     args: [null, form({ tokenId: await viewerToken(o) })],
