@@ -29,7 +29,6 @@ export async function snooze(
   instanceId: string,
   raw: SnoozeInput | number,
 ): Promise<{ snoozedUntil: Date }> {
-  const { minutes } = parseInput(snoozeSchema, typeof raw === "number" ? { minutes: raw } : raw);
   const now = nowOf(ctx);
   return inTx(ctx, async (c) => {
     const { tx } = c;
@@ -41,6 +40,8 @@ export async function snooze(
       .where(and(eq(instances.id, instanceId), eq(instances.orgId, org.id)))
       .for("update");
     if (!inst) throw new NotFoundError("Instance");
+    // Validated after the gate and the lookup: a stranger's bad body is a 404, a viewer's a 403.
+    const { minutes } = parseInput(snoozeSchema, typeof raw === "number" ? { minutes: raw } : raw);
     const policy = await resolvePolicy(tx, org.id, inst.projectId, inst.gpuModelId);
     if (!policy.allowSnooze || policy.maxSnoozes === 0) {
       throw new ForbiddenError(

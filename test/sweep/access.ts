@@ -54,6 +54,16 @@ export const API_ACCESS: Record<string, Level> = {
   "PUT /api/v1/orgs/[org]/budgets/[id]": "admin",
   "DELETE /api/v1/orgs/[org]/budgets/[id]": "admin",
   "GET /api/v1/orgs/[org]/budgets/[id]/alerts": "viewer",
+  "GET /api/v1/orgs/[org]/instances/[id]/events": "viewer",
+  "GET /api/v1/orgs/[org]/instances/[id]/queue": "viewer",
+  "POST /api/v1/orgs/[org]/instances/[id]/snooze": "member",
+  "GET /api/v1/orgs/[org]/catalog/regions": "viewer",
+  "GET /api/v1/orgs/[org]/catalog/gpu-models": "viewer",
+  "GET /api/v1/orgs/[org]/usage/summary": "viewer",
+  "GET /api/v1/orgs/[org]/usage/daily": "viewer",
+  "GET /api/v1/orgs/[org]/usage/top-instances": "viewer",
+  "GET /api/v1/orgs/[org]/notifications": "viewer",
+  "POST /api/v1/orgs/[org]/notifications/read": "viewer",
 };
 
 /**

@@ -33,6 +33,7 @@ import {
   responses,
 } from "./parts";
 import { budgetPaths } from "./paths-budgets";
+import { resourcePaths } from "./paths-resources";
 import {
   instanceDetailSchema,
   instanceListSchema,
@@ -490,7 +491,7 @@ export function openApiDocument() {
           },
         },
       },
-      paths: { ...paths, ...budgetPaths },
+      paths: { ...paths, ...budgetPaths, ...resourcePaths },
     },
     {
       // Query values arrive as strings and JSON carries dates as ISO text: document coerced dates that way.

@@ -1,6 +1,16 @@
 import { and, asc, eq } from "drizzle-orm";
+import { expect } from "vitest";
+import { evaluateAutoShutdown, setAutoShutdownPolicy } from "@/lib/autoshutdown";
+import { systemCtx } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { auditLog, instanceEvents, instances, metricSamples, notifications, outbox } from "@/lib/db/schema";
+import {
+  type BillingCatalog,
+  newBillingOrg,
+  scriptedInstance,
+  testClock,
+} from "@/lib/metering/__tests__/fixtures";
+import { policyStop } from "@/lib/provisioning";
 
 /** Real metric_samples rows every 10 s on GPU 0 at a given utilization, as the telemetry ingest writes them. */
 export async function samples(
@@ -60,4 +70,26 @@ export async function auditOf(orgId: string, action: string) {
     .select()
     .from(auditLog)
     .where(and(eq(auditLog.orgId, orgId), eq(auditLog.action, action)));
+}
+
+/**
+ * A running instance with a 60-minute max runtime in a fresh organization whose policy allows three 60-minute
+ * snoozes, warned by a real pass at 10:50 (it acts at 11:00): the start of every snooze test.
+ */
+export async function warnedInstance(cat: BillingCatalog, label: string) {
+  const org = await newBillingOrg(testClock("2030-05-06T10:50:00Z"), label);
+  await setAutoShutdownPolicy(org.ctx, org.slug, { snoozeMinutesMax: 60, maxSnoozes: 3 });
+  const inst = await scriptedInstance(
+    org,
+    cat,
+    [
+      ["2030-05-06T10:00:00Z", "provisioning"],
+      ["2030-05-06T10:00:00Z", "running"],
+    ],
+    { autoShutdown: { idle: null, maxRuntimeMinutes: 60 } },
+  );
+  const evaluate = (at: string) =>
+    evaluateAutoShutdown(systemCtx("policy"), { now: new Date(at), orgIds: [org.org.id], stop: policyStop });
+  expect(await evaluate("2030-05-06T10:50:00Z")).toMatchObject({ warned: 1 });
+  return { org, inst, evaluate, member: await org.as("member") };
 }

@@ -1,18 +1,12 @@
 import { eq, sql } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { actOnWarning, evaluateAutoShutdown, setAutoShutdownPolicy, snooze } from "@/lib/autoshutdown";
-import { InvalidStateError, setCheckpointHook, systemCtx } from "@/lib/core";
+import { actOnWarning, snooze } from "@/lib/autoshutdown";
+import { InvalidStateError, setCheckpointHook } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { shutdownWarnings } from "@/lib/db/schema";
-import {
-  type BillingCatalog,
-  billingCatalog,
-  newBillingOrg,
-  scriptedInstance,
-  testClock,
-} from "@/lib/metering/__tests__/fixtures";
+import { type BillingCatalog, billingCatalog } from "@/lib/metering/__tests__/fixtures";
 import { policyStop } from "@/lib/provisioning";
-import { stateOf } from "./helpers";
+import { stateOf, warnedInstance } from "./helpers";
 
 // Issue 12 item 9: the pass decided on warnings read before locking, and locked warning → instance while
 // snooze locks instance → warnings. A snooze during the pass must win or fail cleanly: never "snoozed" and
@@ -23,23 +17,7 @@ beforeAll(async () => {
 });
 afterEach(() => setCheckpointHook(null));
 
-async function warned() {
-  const org = await newBillingOrg(testClock("2030-05-06T10:50:00Z"), "race");
-  await setAutoShutdownPolicy(org.ctx, org.slug, { snoozeMinutesMax: 60, maxSnoozes: 3 });
-  const inst = await scriptedInstance(
-    org,
-    cat,
-    [
-      ["2030-05-06T10:00:00Z", "provisioning"],
-      ["2030-05-06T10:00:00Z", "running"],
-    ],
-    { autoShutdown: { idle: null, maxRuntimeMinutes: 60 } },
-  );
-  const evaluate = (at: string) =>
-    evaluateAutoShutdown(systemCtx("policy"), { now: new Date(at), orgIds: [org.org.id], stop: policyStop });
-  expect(await evaluate("2030-05-06T10:50:00Z")).toMatchObject({ warned: 1 });
-  return { org, inst, evaluate, member: await org.as("member") };
-}
+const warned = () => warnedInstance(cat, "race");
 
 /** Waits (briefly) until some backend is blocked on a lock held by a backend idle in its transaction. */
 async function someoneBlocked(): Promise<void> {
