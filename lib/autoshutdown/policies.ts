@@ -5,6 +5,7 @@ import { writeAudit } from "@/lib/audit";
 import { type Ctx, NotFoundError, nowOf, parseInput, ValidationError } from "@/lib/core";
 import { type Executor, inTx, readDb } from "@/lib/db/client";
 import { autoShutdownPolicies, gpuModels, projects } from "@/lib/db/schema";
+import { AUTOSHUTDOWN_FIELD_MESSAGES } from "./field-messages";
 import { type PolicyInput, policySchema } from "./schemas";
 
 export type AutoShutdownPolicy = typeof autoShutdownPolicies.$inferSelect;
@@ -100,12 +101,12 @@ export async function setAutoShutdownPolicy(
             UUID.test(project) ? eq(projects.id, project) : eq(projects.slug, project),
           ),
         );
-      if (!p) throw ValidationError.field("project", "This project does not exist in the organization");
+      if (!p) throw ValidationError.field("project", AUTOSHUTDOWN_FIELD_MESSAGES.projectUnknown);
       projectId = p.id;
     }
     if (v.gpuModelId) {
       const [g] = await tx.select({ id: gpuModels.id }).from(gpuModels).where(eq(gpuModels.id, v.gpuModelId));
-      if (!g) throw ValidationError.field("gpuModelId", "This GPU model does not exist");
+      if (!g) throw ValidationError.field("gpuModelId", AUTOSHUTDOWN_FIELD_MESSAGES.modelUnknown);
     }
     const values = { ...v, gpuModelId: v.gpuModelId ?? null, projectId, updatedBy: userId, updatedAt: now };
     const [row] = await tx

@@ -1,16 +1,11 @@
 import { z } from "zod";
+import { AUTOSHUTDOWN_FIELD_MESSAGES as M } from "./field-messages";
 
-const minutes = (min: number, max: number) =>
-  z.coerce
-    .number({ error: "Enter minutes" })
-    .int("Enter whole minutes")
-    .min(min, `At least ${min} minutes`)
-    .max(max, `At most ${max} minutes`);
-const pct = z.coerce
-  .number({ error: "Enter a percentage" })
-  .int("Enter a whole percentage")
-  .min(1, "At least 1 %")
-  .max(100, "At most 100 %");
+const MIN = { 1: M.minutesMin1, 5: M.minutesMin5, 10: M.minutesMin10 } as const;
+const MAX = { 120: M.minutesMax120, 1440: M.minutesMax1440, 43200: M.minutesMax43200 } as const;
+const minutes = (min: keyof typeof MIN, max: keyof typeof MAX) =>
+  z.coerce.number({ error: M.minutesRequired }).int(M.minutesWhole).min(min, MIN[min]).max(max, MAX[max]);
+const pct = z.coerce.number({ error: M.pctRequired }).int(M.pctWhole).min(1, M.pctMin).max(100, M.pctMax);
 const optional = <T extends z.ZodType>(s: T) =>
   z.preprocess((v) => (v === "" || v === undefined ? null : v), s.nullable()).default(null);
 
@@ -19,13 +14,13 @@ export const policySchema = z
   .object({
     /** Project slug or id; empty = every project. */
     project: z
-      .string()
+      .string({ error: M.projectInvalid })
       .trim()
       .transform((v) => v || null)
       .nullish(),
     /** GPU model id; empty = every model. */
     gpuModelId: z
-      .string()
+      .string({ error: M.modelInvalid })
       .trim()
       .transform((v) => v || null)
       .nullish(),
@@ -39,47 +34,41 @@ export const policySchema = z
     allowSnooze: z.coerce.boolean().default(true),
     snoozeMinutesMax: minutes(5, 1440).default(60),
     maxSnoozes: z.coerce
-      .number()
-      .int("Enter a whole number")
-      .min(0, "At least 0")
-      .max(20, "At most 20")
+      .number({ error: M.countWhole })
+      .int(M.countWhole)
+      .min(0, M.countMin)
+      .max(20, M.countMax)
       .default(3),
     warningMinutes: minutes(1, 120).default(10),
   })
   .superRefine((p, ctx) => {
     const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
     if (p.idleRequired && p.defaultIdleMinutes === null) {
-      issue("defaultIdleMinutes", "Set a default idle time when idle shutdown is required");
+      issue("defaultIdleMinutes", M.idleDefaultRequired);
     }
     if (
       p.defaultIdleMinutes !== null &&
       p.idleMinutesMax !== null &&
       p.defaultIdleMinutes > p.idleMinutesMax
     ) {
-      issue("defaultIdleMinutes", "The default cannot be above the limit");
+      issue("defaultIdleMinutes", M.defaultAboveLimit);
     }
     if (p.idlePctMin !== null && p.defaultIdlePct < p.idlePctMin) {
-      issue("defaultIdlePct", "The default cannot be below the minimum");
+      issue("defaultIdlePct", M.defaultBelowMinimum);
     }
     if (
       p.defaultMaxRuntimeMinutes !== null &&
       p.maxRuntimeMinutesMax !== null &&
       p.defaultMaxRuntimeMinutes > p.maxRuntimeMinutesMax
     ) {
-      issue("defaultMaxRuntimeMinutes", "The default cannot be above the limit");
+      issue("defaultMaxRuntimeMinutes", M.defaultAboveLimit);
     }
     if (p.maxRuntimeMinutesMax !== null && p.defaultMaxRuntimeMinutes === null) {
-      issue("defaultMaxRuntimeMinutes", "Set a default max runtime when you set a limit");
+      issue("defaultMaxRuntimeMinutes", M.runtimeDefaultRequired);
     }
   });
 export type PolicyInput = z.input<typeof policySchema>;
 export type PolicyValues = z.output<typeof policySchema>;
 
-export const snoozeSchema = z.object({
-  minutes: z.coerce
-    .number({ error: "Enter minutes" })
-    .int("Enter whole minutes")
-    .min(5, "At least 5 minutes")
-    .max(1440, "At most 1440 minutes"),
-});
+export const snoozeSchema = z.object({ minutes: minutes(5, 1440) });
 export type SnoozeInput = z.input<typeof snoozeSchema>;

@@ -5,6 +5,7 @@ import { writeAudit } from "@/lib/audit";
 import {
   type Ctx,
   ForbiddenError,
+  fieldMessageWith,
   InvalidStateError,
   NotFoundError,
   nowOf,
@@ -13,6 +14,7 @@ import {
 } from "@/lib/core";
 import { inTx } from "@/lib/db/client";
 import { instanceEvents, instances, shutdownWarnings } from "@/lib/db/schema";
+import { AUTOSHUTDOWN_FIELD_MESSAGES } from "./field-messages";
 import { resolvePolicy } from "./policies";
 import { type SnoozeInput, snoozeSchema } from "./schemas";
 
@@ -51,7 +53,7 @@ export async function snooze(
     if (minutes > policy.snoozeMinutesMax) {
       throw ValidationError.field(
         "minutes",
-        `Your organization allows at most ${policy.snoozeMinutesMax} minutes at a time`,
+        fieldMessageWith(AUTOSHUTDOWN_FIELD_MESSAGES.snoozeAbovePolicy, { max: policy.snoozeMinutesMax }),
       );
     }
     const pending = await tx

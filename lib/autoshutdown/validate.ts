@@ -1,8 +1,9 @@
 import "server-only";
 import { type OrgRole, roleAtLeast } from "@/lib/access";
-import { type FieldErrors, ValidationError } from "@/lib/core";
+import { type FieldMessage, fieldMessageOf, fieldMessageWith, ValidationError } from "@/lib/core";
 import type { Executor } from "@/lib/db/client";
 import type { AutoShutdown } from "@/lib/db/schema";
+import { AUTOSHUTDOWN_FIELD_MESSAGES as M } from "./field-messages";
 import { type EffectivePolicy, NOTEBOOK_IDLE_MINUTES, resolvePolicy } from "./policies";
 
 /** Settings as a launch or an edit gives them: a rule left out takes the default, null switches it off. */
@@ -31,36 +32,29 @@ export function withDefaults(
   };
 }
 
-/** The limits a member's settings break (admins and owners may go beyond them). */
-export function policyViolations(settings: AutoShutdown, policy: EffectivePolicy): FieldErrors {
-  const errors: FieldErrors = {};
-  const add = (field: string, message: string) => {
+/** The limits a member's settings break (admins and owners may go beyond them), as declared messages. */
+export function policyViolations(
+  settings: AutoShutdown,
+  policy: EffectivePolicy,
+): Record<string, FieldMessage[]> {
+  const errors: Record<string, FieldMessage[]> = {};
+  const add = (field: string, message: FieldMessage) => {
     errors[`autoShutdown.${field}`] = [...(errors[`autoShutdown.${field}`] ?? []), message];
   };
   const idle = settings.idle;
-  if (!idle && policy.idleRequired) {
-    add("idle", "Your organization requires idle shutdown; only an admin can switch it off");
-  }
+  if (!idle && policy.idleRequired) add("idle", fieldMessageOf(M.idleRequiredByPolicy));
   if (idle && policy.idleMinutesMax !== null && idle.minutes > policy.idleMinutesMax) {
-    add("idle.minutes", `Your organization allows at most ${policy.idleMinutesMax} idle minutes`);
+    add("idle.minutes", fieldMessageWith(M.idleMinutesAbovePolicy, { max: policy.idleMinutesMax }));
   }
   if (idle && policy.idlePctMin !== null && idle.utilizationBelowPct < policy.idlePctMin) {
-    add(
-      "idle.utilizationBelowPct",
-      `Your organization requires an idle threshold of at least ${policy.idlePctMin} %`,
-    );
+    add("idle.utilizationBelowPct", fieldMessageWith(M.idlePctBelowPolicy, { min: policy.idlePctMin }));
   }
   if (policy.maxRuntimeMinutesMax !== null) {
+    const max = { max: policy.maxRuntimeMinutesMax };
     if (settings.maxRuntimeMinutes == null) {
-      add(
-        "maxRuntimeMinutes",
-        `Your organization requires a max runtime of at most ${policy.maxRuntimeMinutesMax} minutes`,
-      );
+      add("maxRuntimeMinutes", fieldMessageWith(M.runtimeRequiredByPolicy, max));
     } else if (settings.maxRuntimeMinutes > policy.maxRuntimeMinutesMax) {
-      add(
-        "maxRuntimeMinutes",
-        `Your organization allows at most ${policy.maxRuntimeMinutesMax} minutes of runtime`,
-      );
+      add("maxRuntimeMinutes", fieldMessageWith(M.runtimeAbovePolicy, max));
     }
   }
   return errors;
@@ -83,8 +77,11 @@ export async function validateAutoShutdown(
   const policy = await resolvePolicy(exec, orgId, projectId, gpuModelId);
   const effective = withDefaults(settings, policy, kind);
   if (!roleAtLeast(role, "admin")) {
-    const errors = policyViolations(effective, policy);
-    if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+    const violations = policyViolations(effective, policy);
+    if (Object.keys(violations).length > 0) {
+      const texts = Object.fromEntries(Object.entries(violations).map(([f, l]) => [f, l.map((m) => m.text)]));
+      throw new ValidationError(texts, undefined, violations);
+    }
   }
   return effective;
 }

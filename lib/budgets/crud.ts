@@ -5,6 +5,7 @@ import { writeAudit } from "@/lib/audit";
 import { type Ctx, NotFoundError, nowOf, parseInput, ValidationError } from "@/lib/core";
 import { inTx, type Tx } from "@/lib/db/client";
 import { budgets, DEFAULT_BUDGET_THRESHOLDS, memberships, projects } from "@/lib/db/schema";
+import { BUDGET_FIELD_MESSAGES } from "./field-messages";
 import { type BudgetInput, type BudgetValues, budgetSchema } from "./schemas";
 
 export type Budget = typeof budgets.$inferSelect;
@@ -16,7 +17,7 @@ export type Budget = typeof budgets.$inferSelect;
 export type Precondition = { precondition?: (current: Budget) => void };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const NAME_TAKEN = "A budget with this name already exists in this organization";
+const NAME_TAKEN = BUDGET_FIELD_MESSAGES.nameTaken;
 
 /** Resolve the project and check recipients belong to the organization; field errors otherwise. */
 async function resolve(tx: Tx, orgId: string, v: BudgetValues): Promise<{ projectId: string | null }> {
@@ -31,7 +32,7 @@ async function resolve(tx: Tx, orgId: string, v: BudgetValues): Promise<{ projec
           UUID.test(v.project) ? eq(projects.id, v.project) : eq(projects.slug, v.project),
         ),
       );
-    if (!p) throw ValidationError.field("project", "This project does not exist in the organization");
+    if (!p) throw ValidationError.field("project", BUDGET_FIELD_MESSAGES.projectUnknown);
     projectId = p.id;
   }
   const ids = [...new Set(v.recipientUserIds)];
@@ -41,7 +42,7 @@ async function resolve(tx: Tx, orgId: string, v: BudgetValues): Promise<{ projec
       .from(memberships)
       .where(and(eq(memberships.orgId, orgId), inArray(memberships.userId, ids)));
     if (found.length !== ids.length) {
-      throw ValidationError.field("recipientUserIds", "Every recipient must be a member of the organization");
+      throw ValidationError.field("recipientUserIds", BUDGET_FIELD_MESSAGES.recipientsNotMembers);
     }
   }
   return { projectId };

@@ -118,8 +118,9 @@ export class ValidationError extends DomainError {
       );
   }
   /** One field's message: a declared one (see fieldMessages) carries its key; `params` fill its template. */
-  static field(field: string, message: string): ValidationError {
-    return new ValidationError({ [field]: [message] }, message);
+  static field(field: string, message: string | FieldMessage): ValidationError {
+    if (typeof message === "string") return new ValidationError({ [field]: [message] }, message);
+    return new ValidationError({ [field]: [message.text] }, message.text, { [field]: [message] });
   }
 }
 

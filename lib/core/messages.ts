@@ -12,6 +12,8 @@ export type FieldMessage = { key: string | null; params: MessageParams; text: st
 type Entry = string | readonly [template: string, params: MessageParams];
 
 const byText = new Map<string, FieldMessage>();
+/** Each declared key's template, for messages whose parameters are known only at run time. */
+const templates = new Map<string, string>();
 
 /** `{name}` placeholders filled from params (the English catalog holds the same template, in ICU form). */
 export function fillTemplate(template: string, params: MessageParams): string {
@@ -32,6 +34,7 @@ export function fieldMessages<const M extends Record<string, Entry>>(
     const text = fillTemplate(template, params);
     // The first declaration wins: the same sentence in two namespaces is the same message.
     if (!byText.has(text)) byText.set(text, { key: `${namespace}.${name}`, params, text });
+    templates.set(`${namespace}.${name}`, template);
     out[name] = text;
   }
   return out as { readonly [K in keyof M]: string };
@@ -40,6 +43,17 @@ export function fieldMessages<const M extends Record<string, Entry>>(
 /** The declared message a domain raised (its key and params), or an uncatalogued one shown as it is. */
 export function fieldMessageOf(text: string): FieldMessage {
   return byText.get(text) ?? { key: null, params: {}, text };
+}
+
+/**
+ * A declared message with the parameters of this occasion (a policy's limit, a model's name): `text` is the
+ * message as declared (with its sample parameters), `params` the ones to show. Undeclared text stays as it is.
+ */
+export function fieldMessageWith(text: string, params: MessageParams): FieldMessage {
+  const declared = byText.get(text);
+  const template = declared?.key ? templates.get(declared.key) : undefined;
+  if (!declared?.key || template === undefined) return { key: null, params: {}, text };
+  return { key: declared.key, params, text: fillTemplate(template, params) };
 }
 
 /** Every declared field message (for the test that checks both catalogs hold each key). */

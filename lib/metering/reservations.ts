@@ -3,9 +3,10 @@ import { and, eq, sql } from "drizzle-orm";
 import { requireOrgAccess } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { priceAt } from "@/lib/catalog";
-import { ConflictError, type Ctx, nowOf, parseInput, ValidationError } from "@/lib/core";
+import { ConflictError, type Ctx, fieldMessageWith, nowOf, parseInput, ValidationError } from "@/lib/core";
 import { type Executor, inTx, readDb } from "@/lib/db/client";
 import { gpuModels, regions, reservations } from "@/lib/db/schema";
+import { COST_FIELD_MESSAGES as M } from "./field-messages";
 import { reservationRate, unitInstanceType } from "./reservation-rate";
 import { type ReservationInput, reservationSchema } from "./schemas";
 
@@ -38,19 +39,22 @@ async function quote(
   now: Date,
 ): Promise<ReservationQuote> {
   const [model] = await exec.select().from(gpuModels).where(eq(gpuModels.id, input.gpuModelId));
-  if (!model) throw ValidationError.field("gpuModelId", "This GPU model does not exist");
+  if (!model) throw ValidationError.field("gpuModelId", M.modelUnknown);
   const [region] = await exec.select().from(regions).where(eq(regions.code, input.regionCode));
-  if (!region?.active) throw ValidationError.field("regionCode", "This region does not exist or is closed");
+  if (!region?.active) throw ValidationError.field("regionCode", M.regionUnknown);
   if (org.allowedJurisdictions.length > 0 && !org.allowedJurisdictions.includes(region.jurisdiction)) {
     throw ValidationError.field(
       "regionCode",
-      `Your organization's data-residency policy allows only ${org.allowedJurisdictions.join(", ")}`,
+      fieldMessageWith(M.residency, { jurisdictions: org.allowedJurisdictions.join(", ") }),
     );
   }
   const startsAt = new Date(Math.floor(now.getTime() / 1000) * 1000);
   const rate = await reservationRate(exec, { ...input, at: startsAt });
   if (rate === null) {
-    throw ValidationError.field("term", `${model.name} is not offered on this term in ${region.code}`);
+    throw ValidationError.field(
+      "term",
+      fieldMessageWith(M.termNotOffered, { model: model.name, region: region.code }),
+    );
   }
   const typeId = await unitInstanceType(exec, input.gpuModelId);
   const od = typeId ? await priceAt(typeId, input.regionCode, "on_demand", startsAt, exec) : null;
