@@ -8,6 +8,7 @@ import { requireOrgAccess } from "@/lib/access";
 import { type Ctx, nowOf } from "@/lib/core";
 import { type Executor, readDb } from "@/lib/db/client";
 import { notificationReads, notifications } from "@/lib/db/schema";
+import { emitWebhookEvents, notificationEventType } from "./webhook-events";
 
 /** A notification as one user sees it: readAt is when that user read it (null: unread for them). */
 export type Notification = typeof notifications.$inferSelect & { readAt: Date | null };
@@ -46,7 +47,29 @@ export async function createNotification(exec: Executor, n: NewNotification): Pr
     })
     .onConflictDoNothing()
     .returning({ id: notifications.id });
-  return rows[0]?.id ?? null;
+  const id = rows[0]?.id ?? null;
+  // Budget thresholds and shutdown warnings are webhook events too, emitted once with the notification.
+  const type = id ? notificationEventType(n.kind) : null;
+  if (type) {
+    const key = n.params.instanceId ?? n.params.budgetId;
+    await emitWebhookEvents(exec, [
+      {
+        orgId: n.orgId,
+        type,
+        orderingKey: key === undefined ? null : String(key),
+        data: {
+          kind: n.kind,
+          severity: n.severity,
+          title: n.title,
+          body: n.body,
+          params: n.params,
+          link: n.link ?? null,
+        },
+        at: n.at,
+      },
+    ]);
+  }
+  return id;
 }
 
 /** Read by this user: the one place that says what "read" means (per person, see notification_reads). */

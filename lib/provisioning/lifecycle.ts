@@ -2,6 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { type Actor, type Ctx, InvalidStateError, nowOf } from "@/lib/core";
 import type { Executor } from "@/lib/db/client";
+import { instanceTransitionFanOut } from "@/lib/notify";
 import { type EventReason, reasonColumns } from "./event-reasons";
 import { uuidArray } from "./sql";
 import { canTransition, holdsCapacity, type InstanceState } from "./states";
@@ -104,14 +105,18 @@ export async function applyTransitions(
     ...reasonColumns(t.reason),
     at: (t.at ?? now).toISOString(),
   }));
+  // The events and their webhook deliveries (lib/notify) in one statement: no extra round trip per transition.
   await exec.execute(sql`
-    insert into instance_events (org_id, instance_id, from_state, to_state, reason, reason_code, reason_params,
-                                 actor_user_id, actor_kind, at)
-    select e.org_id, e.instance_id, e.from_state, e.to_state, e.reason, e.reason_code, e.reason_params,
-           ${actorUserId}::uuid, ${kind}, e.at
-    from jsonb_to_recordset(${JSON.stringify(events)}::jsonb)
-      as e(org_id uuid, instance_id uuid, from_state instance_state, to_state instance_state, reason text,
-           reason_code text, reason_params jsonb, at timestamptz)`);
+    with written as (
+      insert into instance_events (org_id, instance_id, from_state, to_state, reason, reason_code, reason_params,
+                                   actor_user_id, actor_kind, at)
+      select e.org_id, e.instance_id, e.from_state, e.to_state, e.reason, e.reason_code, e.reason_params,
+             ${actorUserId}::uuid, ${kind}, e.at
+      from jsonb_to_recordset(${JSON.stringify(events)}::jsonb)
+        as e(org_id uuid, instance_id uuid, from_state instance_state, to_state instance_state, reason text,
+             reason_code text, reason_params jsonb, at timestamptz)
+      returning org_id, instance_id, from_state, to_state, reason, reason_code, reason_params, at)
+    ${instanceTransitionFanOut(sql`written`)}`);
 
   const releasing = done.filter((t) => holdsCapacity(t.from) && !holdsCapacity(t.to));
   if (releasing.length > 0) {

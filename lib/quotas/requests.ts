@@ -5,7 +5,7 @@ import { writeAudit } from "@/lib/audit";
 import { type Ctx, InvalidStateError, NotFoundError, nowOf, parseInput, ValidationError } from "@/lib/core";
 import { inTx, readDb, withTx } from "@/lib/db/client";
 import { organizations, quotaRequests, quotas, users } from "@/lib/db/schema";
-import { enqueueEmail } from "@/lib/notify";
+import { emitWebhookEvents, enqueueEmail } from "@/lib/notify";
 import { lockQuota, quotaStanding } from "./admission";
 import { quotaDecisionEmail } from "./email";
 import { QUOTA_FIELD_MESSAGES, quotaDecisionSchema, quotaRequestSchema } from "./schemas";
@@ -226,6 +226,24 @@ export async function decideQuotaRequest(ctx: Ctx, requestId: string, raw: unkno
           .where(eq(users.id, req.requestedBy))
       : [];
     if (who) await enqueueEmail(tx, { to: who.email, ...quotaDecisionEmail(who, row) });
+    await emitWebhookEvents(tx, [
+      {
+        orgId: req.orgId,
+        type: "quota_request.decided",
+        orderingKey: `quota:${req.gpuModelId}:${req.regionCode}`,
+        data: {
+          requestId: req.id,
+          status,
+          gpuModel: req.gpuModelId,
+          region: req.regionCode,
+          gpusRequested: req.requestedGpus,
+          grantedGpus: granted,
+          until: req.until?.toISOString() ?? null,
+          message: input.message || null,
+        },
+        at: now,
+      },
+    ]);
     return row;
   });
 }

@@ -2,7 +2,7 @@ import { evaluateAutoShutdown } from "@/lib/autoshutdown";
 import { evaluateBudgets } from "@/lib/budgets";
 import { systemCtx } from "@/lib/core";
 import { meterUsage } from "@/lib/metering";
-import { deliverOutbox } from "@/lib/notify";
+import { deliverOutbox, deliverWebhooks } from "@/lib/notify";
 import {
   placeQueuedInstances,
   policyStop,
@@ -63,6 +63,14 @@ export const periodicTasks: PeriodicTask[] = [
     everySeconds: 2,
     run: async () => {
       await deliverOutbox({ now: new Date() });
+    },
+  },
+  {
+    // Claimed with SKIP LOCKED and kept in order per instance, so concurrent runs never send one twice at once.
+    name: "notify-deliver-webhooks",
+    everySeconds: 2,
+    run: async () => {
+      await deliverWebhooks({ now: new Date() });
     },
   },
   {

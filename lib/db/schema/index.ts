@@ -4,3 +4,4 @@ export * from "./notify";
 export * from "./provisioning";
 export * from "./quotas";
 export * from "./tenancy";
+export * from "./webhooks";
