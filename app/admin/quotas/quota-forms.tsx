@@ -4,6 +4,7 @@ import { useTranslations } from "next-intl";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
+import { SelectField } from "@/components/ui/select-field";
 import { useActionForm } from "@/components/ui/use-action-form";
 import type { ActionResult } from "@/lib/core";
 import type { QuotaChoices } from "@/lib/quotas";
@@ -11,17 +12,14 @@ import type { QuotaChoices } from "@/lib/quotas";
 type Action = (prev: ActionResult | null, fd: FormData) => Promise<ActionResult>;
 type Levels = { nominalGpus?: number; borrowingLimitGpus?: number; lendingLimitGpus?: number | null };
 
-const selectClass =
-  "rounded-md border border-slate-300 px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900";
-
+/** The kit's SelectField with an id per form (two forms on the page ask for the same names) and "—" first. */
 function Select({
-  name,
-  label,
-  options,
-  errors,
-  defaultValue,
-  extra,
   prefix,
+  name,
+  options,
+  extra,
+  defaultValue,
+  ...rest
 }: {
   prefix: string;
   name: string;
@@ -31,33 +29,15 @@ function Select({
   defaultValue?: string;
   extra?: Array<{ value: string; label: string }>;
 }) {
-  const id = `${prefix}-${name}`;
   return (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={id} className="text-sm font-medium">
-        {label}
-      </label>
-      <select
-        id={id}
-        name={name}
-        defaultValue={defaultValue ?? ""}
-        aria-invalid={errors?.length ? true : undefined}
-        aria-describedby={errors?.length ? `${id}-error` : undefined}
-        className={selectClass}
-      >
-        <option value="">—</option>
-        {[...(extra ?? []), ...options].map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-      <div id={`${id}-error`} aria-live="polite" className="text-sm text-red-700 dark:text-red-400">
-        {errors?.map((e) => (
-          <p key={e}>{e}</p>
-        ))}
-      </div>
-    </div>
+    <SelectField
+      id={`${prefix}-${name}`}
+      name={name}
+      placeholder="—"
+      options={[...(extra ?? []), ...options]}
+      defaultValue={defaultValue ?? ""}
+      {...rest}
+    />
   );
 }
 

@@ -12,6 +12,45 @@ import type { ActionResult } from "@/lib/core";
 type Action = (orgSlug: string, prev: ActionResult | null, fd: FormData) => Promise<ActionResult>;
 type Option = { value: string; label: string };
 
+/** The GPU model and region a quota is for; `prefix` keeps the ids apart from the page's other form. */
+function ModelRegionFields({
+  prefix,
+  models,
+  regions,
+  fe,
+  initial,
+}: {
+  prefix: string;
+  models: Option[];
+  regions: Option[];
+  fe?: Record<string, string[]>;
+  initial?: { gpuModelId: string; regionCode: string };
+}) {
+  const t = useTranslations("OrgQuotas");
+  return (
+    <>
+      <SelectField
+        id={`${prefix}-gpuModelId`}
+        name="gpuModelId"
+        label={t("gpuModel")}
+        options={models}
+        placeholder={t("choose")}
+        defaultValue={initial?.gpuModelId}
+        errors={fe?.gpuModelId}
+      />
+      <SelectField
+        id={`${prefix}-regionCode`}
+        name="regionCode"
+        label={t("region")}
+        options={regions}
+        placeholder={t("choose")}
+        defaultValue={initial?.regionCode}
+        errors={fe?.regionCode}
+      />
+    </>
+  );
+}
+
 export function QuotaRequestForm({
   action,
   orgSlug,
@@ -37,23 +76,12 @@ export function QuotaRequestForm({
       aria-labelledby="request-heading"
       className="grid max-w-3xl gap-3 md:grid-cols-2"
     >
-      <SelectField
-        id="rq-gpuModelId"
-        name="gpuModelId"
-        label={t("gpuModel")}
-        options={models}
-        placeholder={t("choose")}
-        defaultValue={initial.gpuModelId ?? ""}
-        errors={fe?.gpuModelId}
-      />
-      <SelectField
-        id="rq-regionCode"
-        name="regionCode"
-        label={t("region")}
-        options={regions}
-        placeholder={t("choose")}
-        defaultValue={initial.regionCode ?? ""}
-        errors={fe?.regionCode}
+      <ModelRegionFields
+        prefix="rq"
+        models={models}
+        regions={regions}
+        fe={fe}
+        initial={{ gpuModelId: initial.gpuModelId ?? "", regionCode: initial.regionCode ?? "" }}
       />
       <Field
         id="rq-requestedGpus"
@@ -118,22 +146,7 @@ export function ProjectShareForm({
         placeholder={t("choose")}
         errors={fe?.project}
       />
-      <SelectField
-        id="ps-gpuModelId"
-        name="gpuModelId"
-        label={t("gpuModel")}
-        options={models}
-        placeholder={t("choose")}
-        errors={fe?.gpuModelId}
-      />
-      <SelectField
-        id="ps-regionCode"
-        name="regionCode"
-        label={t("region")}
-        options={regions}
-        placeholder={t("choose")}
-        errors={fe?.regionCode}
-      />
+      <ModelRegionFields prefix="ps" models={models} regions={regions} fe={fe} />
       <Field
         id="ps-shareGpus"
         name="shareGpus"
