@@ -451,6 +451,19 @@ const paths: ZodOpenApiPathsObject = {
       ),
     },
   },
+  "/launch-spec.schema.json": {
+    get: {
+      tags: ["Meta"],
+      summary: "The launch spec as JSON Schema (the schema of `forja apply -f` files)",
+      security: [],
+      responses: {
+        "200": {
+          description: "JSON Schema 2020-12",
+          content: { "application/schema+json": { schema: z.looseObject({}) } },
+        },
+      },
+    },
+  },
   "/openapi.json": {
     get: {
       tags: ["Meta"],

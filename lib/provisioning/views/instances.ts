@@ -134,6 +134,15 @@ export async function loadInstanceDetail(
     })),
     queue: queueView(insight, names),
     cost: cost && cost.hours > 0 ? cost : null,
+    spec: {
+      command: inst.command,
+      args: inst.args,
+      env: roleAtLeast(role, "member") ? inst.env : null,
+      autoShutdown: inst.autoShutdown,
+      maxRuntimeMinutes: inst.maxRuntimeMinutes,
+      priority: inst.priority,
+      autoRecover: inst.autoRecover,
+    },
     now: nowOf(ctx).toISOString(),
   };
 }

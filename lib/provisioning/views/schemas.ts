@@ -104,6 +104,28 @@ const eventSchema = z.object({
   at: isoTime,
 });
 
+/** The launch spec's fields the row does not show, as launched: what `forja apply` compares a file with. */
+const launchedSpecSchema = z
+  .object({
+    command: z.string().nullable(),
+    args: z.array(z.string()).nullable(),
+    env: z
+      .record(z.string(), z.string())
+      .nullable()
+      .meta({ description: "Null for viewers: values may be secrets (members and up see them)" }),
+    autoShutdown: z
+      .object({
+        idle: z.object({ utilizationBelowPct: z.int(), minutes: z.int() }).nullish(),
+        maxRuntimeMinutes: z.int().nullish(),
+        schedule: z.object({ cron: z.string(), timeZone: z.string() }).nullish(),
+      })
+      .nullable(),
+    maxRuntimeMinutes: z.int().nullable(),
+    priority: z.int(),
+    autoRecover: z.boolean(),
+  })
+  .meta({ id: "LaunchedSpec" });
+
 const costSchema = z.object({
   hours: z.number(),
   usdPerHour: z.number().nullable(),
@@ -122,6 +144,7 @@ export const instanceDetailSchema = z
     events: z.array(eventSchema),
     queue: queueSchema.nullable(),
     cost: costSchema.nullable(),
+    spec: launchedSpecSchema,
     now: isoTime,
   })
   .meta({ id: "Instance" });

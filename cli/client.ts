@@ -1,0 +1,46 @@
+import createClient from "openapi-fetch";
+import type { paths } from "./api/openapi";
+import { type Credentials, loadCredentials } from "./config";
+import { CliError, EXIT, type Problem, problemError } from "./errors";
+
+export type Api = ReturnType<typeof createClient<paths>>;
+export type Session = { api: Api; org: string; creds: Credentials };
+
+export function apiFor(creds: Credentials): Api {
+  return createClient<paths>({
+    baseUrl: `${creds.url}/api/v1`,
+    headers: { authorization: `Bearer ${creds.token}`, "user-agent": "forja-cli" },
+  });
+}
+
+type Result<T> = { data?: T; error?: unknown; response: Response };
+
+/** The body of a successful call, or a CliError carrying the problem (title, fields, exit code). */
+export async function ok<T>(call: Promise<Result<T>>): Promise<T> {
+  let r: Result<T>;
+  try {
+    r = await call;
+  } catch (err) {
+    throw new CliError(`Cannot reach the server: ${(err as Error).message}`, EXIT.error);
+  }
+  if (r.error !== undefined || !r.response.ok) {
+    const problem = (typeof r.error === "object" && r.error ? r.error : {}) as Problem;
+    throw problemError(r.response.status, problem);
+  }
+  return r.data as T;
+}
+
+/** Credentials, a client and the organization: --org, FORJA_ORG, the stored one, else the token's only one. */
+export async function session(orgFlag?: string): Promise<Session> {
+  const creds = loadCredentials();
+  const api = apiFor(creds);
+  let org = orgFlag || creds.org;
+  if (!org) {
+    const me = await ok(api.GET("/me"));
+    if (me.organizations.length !== 1) {
+      throw new CliError("Name the organization with --org SLUG (or FORJA_ORG)", EXIT.usage);
+    }
+    org = me.organizations[0]?.slug as string;
+  }
+  return { api, org, creds };
+}

@@ -1,0 +1,118 @@
+import type { Command } from "commander";
+import { ok } from "../client";
+import { CliError, EXIT } from "../errors";
+import { action, examples, pollMs, sleep } from "../kit";
+import { emit, parseDuration, sparkline } from "../output";
+
+const METRICS = ["utilization", "memory", "power", "temperature"] as const;
+const RANGES = ["1h", "6h", "24h", "7d", "30d"] as const;
+
+export function registerObserve(program: Command) {
+  examples(
+    program
+      .command("logs <id>")
+      .description("The container's log tail; -f keeps following while it runs")
+      .option("-f, --follow", "keep printing new lines while the workload runs")
+      .option("--limit <n>", "at most this many lines", "200")
+      .action(
+        action(async ({ opts, session }, id: string) => {
+          const { api, org } = await session();
+          let since: string | undefined;
+          for (;;) {
+            const page = await ok(
+              api.GET("/orgs/{org}/instances/{id}/logs", {
+                params: { path: { org, id }, query: { since, limit: Number(opts.limit) } as never },
+              }),
+            );
+            if (opts.json) {
+              for (const l of page.lines) process.stdout.write(`${JSON.stringify(l)}\n`);
+            } else {
+              for (const l of page.lines)
+                (l.stream === "stderr" ? process.stderr : process.stdout).write(`${l.text}\n`);
+            }
+            since = page.lines.at(-1)?.at ?? since;
+            if (!opts.follow || !page.live) return;
+            await sleep(pollMs());
+          }
+        }),
+      ),
+    ["forja logs 3f6c…", "forja logs 3f6c… -f", "forja logs 3f6c… --json | jq -r .text"],
+  );
+
+  examples(
+    program
+      .command("metrics <id>")
+      .description("GPU metrics as a terminal sparkline per GPU, with mean, peak and latest")
+      .option("--metric <metric>", METRICS.join(", "), "utilization")
+      .option("--range <range>", RANGES.join(", "), "1h")
+      .action(
+        action(async ({ opts, session }, id: string) => {
+          const metric = String(opts.metric);
+          const range = String(opts.range);
+          if (!(METRICS as readonly string[]).includes(metric)) {
+            throw new CliError(`--metric is one of ${METRICS.join(", ")}`, EXIT.usage);
+          }
+          if (!(RANGES as readonly string[]).includes(range)) {
+            throw new CliError(`--range is one of ${RANGES.join(", ")}`, EXIT.usage);
+          }
+          const { api, org } = await session();
+          const series = await ok(
+            api.GET("/orgs/{org}/instances/{id}/metrics", {
+              params: { path: { org, id }, query: { metric: metric as never, range: range as never } },
+            }),
+          );
+          const fmt = (v: number | null) => (v === null ? "—" : `${Math.round(v * 10) / 10}${series.unit}`);
+          emit(
+            opts,
+            series,
+            (s) => {
+              if (s.gpus.every((g) => g.points.every((p) => p.v === null))) {
+                return `No ${s.metric} samples in the last ${s.range} yet.`;
+              }
+              // The last 60 bins fit a terminal line; the summary covers the whole range.
+              const lines = s.gpus.map((g) => {
+                const vals = g.points.slice(-60).map((p) => p.v);
+                return `GPU ${g.gpuIndex}  ${sparkline(vals, s.yMax)}  ${fmt(vals.filter((v) => v !== null).at(-1) ?? null)}`;
+              });
+              const sum = s.summary;
+              return [
+                `${s.metric} (${s.unit}), last ${s.range}, ${s.binSeconds}s bins`,
+                ...lines,
+                `mean ${fmt(sum.mean)} · peak ${fmt(sum.peak)} · latest ${fmt(sum.latest)}`,
+              ].join("\n");
+            },
+            (s) => [s.instanceId],
+          );
+        }),
+      ),
+    ["forja metrics 3f6c…", "forja metrics 3f6c… --metric memory --range 24h"],
+  );
+
+  examples(
+    program
+      .command("snooze <id> <duration>")
+      .description("Postpone a pending automatic shutdown (e.g. 30m, 2h), within your organization's policy")
+      .action(
+        action(async ({ opts, session }, id: string, howLong: string) => {
+          const seconds = parseDuration(howLong);
+          if (seconds === null || seconds % 60 !== 0) {
+            throw new CliError("The duration is whole minutes or hours, e.g. 30m or 2h", EXIT.usage);
+          }
+          const { api, org } = await session();
+          const out = await ok(
+            api.POST("/orgs/{org}/instances/{id}/snooze", {
+              params: { path: { org, id } },
+              body: { minutes: seconds / 60 },
+            }),
+          );
+          emit(
+            opts,
+            out,
+            (o) => `${id}: shutdown postponed until ${o.snoozedUntil}`,
+            (o) => [o.instanceId],
+          );
+        }),
+      ),
+    ["forja snooze 3f6c… 30m", "forja snooze 3f6c… 2h"],
+  );
+}

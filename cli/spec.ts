@@ -1,0 +1,54 @@
+import fs from "node:fs";
+import { parseAllDocuments } from "yaml";
+import type { components, paths } from "./api/openapi";
+import { CliError, EXIT } from "./errors";
+
+/** The launch spec, as the OpenAPI document types it (the API validates it with the same zod schema). */
+export type LaunchSpec = paths["/orgs/{org}/instances"]["post"]["requestBody"] extends
+  | { content: { "application/json": infer B } }
+  | undefined
+  ? B
+  : never;
+export type Instance = components["schemas"]["Instance"];
+
+/** Every YAML document of a file (`---` separated), each an object; comments and empty documents ignored. */
+export function readSpecFile(file: string): LaunchSpec[] {
+  let text: string;
+  try {
+    text = file === "-" ? fs.readFileSync(0, "utf8") : fs.readFileSync(file, "utf8");
+  } catch (err) {
+    throw new CliError(`Cannot read ${file}: ${(err as Error).message}`, EXIT.usage);
+  }
+  const docs = parseAllDocuments(text);
+  const out: LaunchSpec[] = [];
+  for (const [i, doc] of (Array.isArray(docs) ? docs : [docs]).entries()) {
+    if (doc.errors.length > 0) {
+      throw new CliError(
+        `${file}, document ${i + 1}: ${doc.errors[0]?.message ?? "invalid YAML"}`,
+        EXIT.usage,
+      );
+    }
+    const value: unknown = doc.toJS();
+    if (value === null || value === undefined) continue;
+    if (typeof value !== "object" || Array.isArray(value)) {
+      throw new CliError(`${file}, document ${i + 1}: expected a launch spec (a mapping)`, EXIT.usage);
+    }
+    const spec = value as LaunchSpec;
+    if (typeof spec.name !== "string") {
+      throw new CliError(`${file}, document ${i + 1}: every document needs a name`, EXIT.usage);
+    }
+    out.push(spec);
+  }
+  return out;
+}
+
+/** `KEY=value` flags → an env record. */
+export function envFrom(pairs: string[]): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const p of pairs) {
+    const i = p.indexOf("=");
+    if (i <= 0) throw new CliError(`--env ${p}: expected KEY=value`, EXIT.usage);
+    env[p.slice(0, i)] = p.slice(i + 1);
+  }
+  return env;
+}

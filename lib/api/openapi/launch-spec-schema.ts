@@ -1,0 +1,21 @@
+import "server-only";
+import { z } from "zod";
+import { launchSpecSchema } from "@/lib/provisioning";
+
+let cached: Record<string, unknown> | null = null;
+
+/**
+ * The launch spec's zod schema as JSON Schema (draft 2020-12), as a client writes it (`io: "input"`: fields
+ * with defaults are optional). Cross-field rules (a notebook takes no command) and format checks done in code
+ * (cron, time zone) are not expressible here; the API still applies them and answers 422.
+ */
+export function launchSpecJsonSchema(): Record<string, unknown> {
+  cached ??= {
+    ...z.toJSONSchema(launchSpecSchema, { io: "input", unrepresentable: "any" }),
+    $id: "https://forja.dev/schemas/launch-spec.json",
+    title: "Forja launch spec",
+    description:
+      "One instance to launch: the body of POST /api/v1/orgs/{org}/instances, and each document of a `forja apply -f` file.",
+  };
+  return cached;
+}

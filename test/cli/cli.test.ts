@@ -1,0 +1,262 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { systemCtx } from "@/lib/core";
+import { getDb } from "@/lib/db/client";
+import { memberships } from "@/lib/db/schema";
+import {
+  createFixedProvider,
+  placeQueuedInstances,
+  reconcileInstances,
+  setProvider,
+} from "@/lib/provisioning";
+import { bigQuota, newFleet, newOrg, type TestFleet } from "@/lib/provisioning/__tests__/fixtures";
+import { createApiToken } from "@/lib/tenancy";
+import { startApiServer } from "@/test/support/http-app";
+import { forja } from "./support";
+
+/**
+ * The `forja` binary end to end: a real HTTP server (the app's route handlers) on the test PostgreSQL, the
+ * CLI in a child process reaching it over the network like any user's terminal. Worker passes run in this
+ * process while a command waits, standing in for the worker.
+ */
+const sys = systemCtx("cli-test");
+let server: Awaited<ReturnType<typeof startApiServer>>;
+let fleet: TestFleet;
+let configDir: string;
+let org: Awaited<ReturnType<typeof newOrg>>;
+let token: string;
+
+beforeAll(async () => {
+  setProvider({
+    ...createFixedProvider({ provisionMs: 0, stopMs: 60_000 }),
+    logs: (inst, from) => [
+      {
+        at: new Date(Math.max(from.getTime() + 1, (inst.startedAt ?? from).getTime())),
+        stream: "stdout",
+        text: "epoch 1/3 loss=0.42",
+      },
+    ],
+  });
+  [server, fleet] = await Promise.all([startApiServer(), newFleet([{ gpus: 8 }])]);
+  org = await newOrg("cli");
+  await bigQuota(org.org.id, fleet.region);
+  token = (await createApiToken(org.ctx, org.slug, { name: "cli" })).secret;
+  configDir = fs.mkdtempSync(path.join(os.tmpdir(), "forja-cli-"));
+}, 120_000);
+afterAll(async () => {
+  await server?.close();
+  setProvider(null);
+  if (configDir) fs.rmSync(configDir, { recursive: true, force: true });
+});
+
+const run = (args: string[], more: Parameters<typeof forja>[1] extends infer O ? Partial<O> : never = {}) =>
+  forja(args, { configDir, ...more });
+const workerPass = async () => {
+  await placeQueuedInstances(sys, { regionCode: fleet.region });
+  await reconcileInstances(sys, { regionCode: fleet.region });
+};
+const json = (out: string) =>
+  JSON.parse(out) as Record<string, unknown> & { items?: Array<Record<string, unknown>> };
+
+describe("forja against a running server", () => {
+  it("login → offers → launch --wait → status → logs → stop", async () => {
+    const login = await run(["login", "--url", server.url], { input: token });
+    expect(login, login.stderr).toMatchObject({ code: 0 });
+    expect(login.stdout).toContain(`in ${org.slug} (owner)`);
+    const stored = path.join(configDir, "credentials.json");
+    expect(fs.statSync(stored).mode & 0o777).toBe(0o600);
+
+    const who = await run(["whoami", "--json"]);
+    expect(json(who.stdout)).toMatchObject({ authentication: "token", organizations: [{ slug: org.slug }] });
+
+    const offers = await run(["offers", "--gpu", "h100:1", "--region", "eu", "--available", "--json"]);
+    expect(offers.code, offers.stderr).toBe(0);
+    const items = json(offers.stdout).items ?? [];
+    expect(items.find((o) => o.regionCode === fleet.region)).toMatchObject({
+      instanceTypeId: "h100.1x",
+      gpuCount: 1,
+    });
+    expect(items.every((o) => o.jurisdiction === "EU" && o.gpuCount === 1 && Number(o.available) > 0)).toBe(
+      true,
+    );
+
+    const launched = await run(
+      [
+        "launch",
+        "--name",
+        "cli-nb",
+        "--type",
+        "h100.1x",
+        "--region",
+        fleet.region,
+        "--image",
+        "pytorch-2.5-cuda12.4",
+        "--wait",
+        "--json",
+      ],
+      { during: workerPass },
+    );
+    expect(launched.code, launched.stderr).toBe(0);
+    const inst = json(launched.stdout);
+    expect(inst).toMatchObject({ name: "cli-nb", state: "running", regionCode: fleet.region });
+    // Progress went to stderr, one line per change, starting from the queue.
+    expect(launched.stderr).toMatch(/cli-nb: queued/);
+    expect(launched.stderr).toMatch(/cli-nb: running/);
+
+    const status = await run(["status", String(inst.id)]);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(/State\s+running/);
+
+    const logs = await run(["logs", String(inst.id)]);
+    expect(logs.code, logs.stderr).toBe(0);
+    expect(logs.stdout).toContain("epoch 1/3 loss=0.42");
+
+    const metrics = await run(["metrics", String(inst.id)]);
+    expect(metrics.code, metrics.stderr).toBe(0);
+    expect(metrics.stdout).toMatch(/^No utilization samples|GPU 0 /m);
+
+    // Nothing warned of a shutdown, so there is nothing to postpone: the API's 409 is exit 5.
+    const snooze = await run(["snooze", String(inst.id), "30m"]);
+    expect(snooze.code, snooze.stderr).toBe(5);
+    expect(snooze.stderr).toContain("No automatic shutdown is pending");
+
+    const stop = await run(["stop", String(inst.id), "-q"]);
+    expect(stop).toMatchObject({ code: 0, stdout: `${inst.id}\n` });
+    // Stopping what is already stopping is the API's 409: exit 5 with the problem's words.
+    const again = await run(["stop", String(inst.id)]);
+    expect(again.code).toBe(5);
+    expect(again.stderr).toMatch(/^error: Conflict: /);
+  });
+
+  it("exit codes: 3 not found, 4 refused, 2 for field errors (printed per field), 2 for bad flags", async () => {
+    const env = { FORJA_URL: server.url, FORJA_TOKEN: token };
+    const missing = await run(["status", "00000000-0000-4000-8000-000000000000"], { env });
+    expect(missing.code).toBe(3);
+    expect(missing.stderr).toContain("Not Found");
+
+    // A member's token, then the member demoted to viewer: the token acts with the role of the moment.
+    const member = await org.as("member");
+    const memberToken = (await createApiToken(member, org.slug, { name: "m" })).secret;
+    if (member.actor.kind !== "user") throw new Error("a user");
+    await getDb()
+      .update(memberships)
+      .set({ role: "viewer" })
+      .where(eq(memberships.userId, member.actor.userId));
+    const refused = await run(
+      [
+        "launch",
+        "--name",
+        "nope",
+        "--type",
+        "h100.1x",
+        "--region",
+        fleet.region,
+        "--image",
+        "pytorch-2.5-cuda12.4",
+      ],
+      { env: { FORJA_URL: server.url, FORJA_TOKEN: memberToken } },
+    );
+    expect(refused.code, refused.stderr).toBe(4);
+    expect(refused.stderr).toContain("Forbidden");
+
+    const invalid = await run(
+      [
+        "launch",
+        "--name",
+        "Bad Name",
+        "--type",
+        "h100.1x",
+        "--region",
+        fleet.region,
+        "--image",
+        "pytorch-2.5-cuda12.4",
+        "--json",
+      ],
+      { env },
+    );
+    expect(invalid.code).toBe(2);
+    expect(invalid.stderr).toMatch(/\n {2}name: /);
+    expect(json(invalid.stdout)).toMatchObject({ status: 422, errors: { name: [expect.any(String)] } });
+
+    expect((await run(["launch", "--bogus"], { env })).code).toBe(2);
+  });
+
+  it("apply twice is a no-op the second time; a changed file shows the diff; delete terminates", async () => {
+    const other = await newOrg("cli-apply");
+    await bigQuota(other.org.id, fleet.region);
+    const env = {
+      FORJA_URL: server.url,
+      FORJA_TOKEN: (await createApiToken(other.ctx, other.slug, { name: "a" })).secret,
+    };
+    // The schema editors validate apply files with: the launch spec's, from the server.
+    const schema = (await (await fetch(`${server.url}/api/v1/launch-spec.schema.json`)).json()) as {
+      required: string[];
+    };
+    expect(schema.required).toEqual(["kind", "name", "project", "region", "instanceType", "image"]);
+    const file = path.join(configDir, "fleet.yaml");
+    const doc = (
+      type: string,
+      epochs: string,
+    ) => `# yaml-language-server: $schema=${server.url}/api/v1/launch-spec.schema.json
+kind: notebook
+name: apply-nb
+project: default
+region: ${fleet.region}
+instanceType: h100.1x
+image: pytorch-2.5-cuda12.4
+---
+kind: container
+name: apply-train
+project: default
+region: ${fleet.region}
+instanceType: ${type}
+image: pytorch-2.5-cuda12.4
+command: python
+args: [train.py]
+env: { EPOCHS: "${epochs}" }
+`;
+    fs.writeFileSync(file, doc("h100.1x", "3"));
+    const first = await run(["apply", "-f", file, "--json"], { env });
+    expect(first.code, first.stderr).toBe(0);
+    const created = json(first.stdout) as { items: Array<{ name: string; action: string; id: string }> };
+    expect(created.items.map((i) => [i.name, i.action])).toEqual([
+      ["apply-nb", "create"],
+      ["apply-train", "create"],
+    ]);
+
+    const second = await run(["apply", "-f", file], { env });
+    expect(second.code, second.stdout).toBe(0);
+    expect(second.stdout).toContain("= apply-nb: unchanged");
+    expect(second.stdout).toContain("= apply-train: unchanged");
+    expect(second.stdout).toContain("Nothing to do");
+
+    fs.writeFileSync(file, doc("h100.2x", "5"));
+    const dry = await run(["apply", "-f", file, "--dry-run"], { env });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain("= apply-nb: unchanged");
+    expect(dry.stdout).toContain("~ apply-train: will be replaced");
+    expect(dry.stdout).toMatch(/instanceType:\n\s+- h100\.1x\n\s+\+ h100\.2x/);
+    expect(dry.stdout).toMatch(/env:\n\s+- \{"EPOCHS":"3"\}\n\s+\+ \{"EPOCHS":"5"\}/);
+    // A script that did not say --yes changes nothing.
+    const unconfirmed = await run(["apply", "-f", file], { env });
+    expect(unconfirmed.code).toBe(2);
+    expect(unconfirmed.stderr).toContain("--yes");
+
+    const replaced = await run(["apply", "-f", file, "--yes", "--json"], { env });
+    expect(replaced.code, replaced.stderr).toBe(0);
+    const after = json(replaced.stdout) as { items: Array<{ name: string; action: string; id: string }> };
+    expect(after.items[1]).toMatchObject({ name: "apply-train", action: "replace" });
+    expect(after.items[1]?.id).not.toBe(created.items[1]?.id);
+    expect((await run(["apply", "-f", file], { env })).stdout).toContain("Nothing to do");
+
+    const del = await run(["delete", "-f", file, "--yes", "-q"], { env });
+    expect(del.code, del.stderr).toBe(0);
+    expect(del.stdout.trim().split("\n").sort()).toEqual([created.items[0]?.id, after.items[1]?.id].sort());
+    const ls = await run(["ls", "--json"], { env });
+    const states = Object.fromEntries((json(ls.stdout).items ?? []).map((i) => [i.id, i.state]));
+    expect(states[String(after.items[1]?.id)]).toMatch(/^(terminating|terminated|cancelled)$/);
+  });
+});
