@@ -14,7 +14,12 @@ export interface paths {
         /** List cohorts */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description The `next` of the previous page; omit for the first page */
+                    cursor?: string;
+                    /** @description Items per page (1–100) */
+                    limit?: number;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -24,10 +29,18 @@ export interface paths {
                 /** @description Cohorts with members and weights */
                 200: {
                     headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["CohortList"];
+                        "application/json": {
+                            items: components["schemas"]["Cohort"][];
+                            /** @description Pass as `cursor` for the next page; null on the last */
+                            next: string | null;
+                        };
                     };
                 };
                 /** @description Missing, malformed, unknown, revoked or expired credentials */
@@ -39,7 +52,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Your role in the organization is too weak for this */
+                /** @description Your role in the organization is too weak for this, or the API token is read-only (reason token_read_only) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -51,6 +64,29 @@ export interface paths {
                 /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
                 404: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input; `errors` has messages per field. Nothing was written */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -81,6 +117,10 @@ export interface paths {
                 /** @description Created */
                 201: {
                     headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -110,7 +150,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Your role in the organization is too weak for this */
+                /** @description Your role in the organization is too weak for this, or the API token is read-only (reason token_read_only) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -140,6 +180,20 @@ export interface paths {
                 /** @description Invalid input; `errors` has messages per field. Nothing was written */
                 422: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -182,6 +236,10 @@ export interface paths {
                 /** @description The node's new status */
                 200: {
                     headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -205,7 +263,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Your role in the organization is too weak for this */
+                /** @description Your role in the organization is too weak for this, or the API token is read-only (reason token_read_only) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -217,6 +275,20 @@ export interface paths {
                 /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
                 404: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -259,6 +331,10 @@ export interface paths {
                 /** @description The node's new status */
                 200: {
                     headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -282,7 +358,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Your role in the organization is too weak for this */
+                /** @description Your role in the organization is too weak for this, or the API token is read-only (reason token_read_only) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -294,6 +370,20 @@ export interface paths {
                 /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
                 404: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -321,7 +411,12 @@ export interface paths {
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description The `next` of the previous page; omit for the first page */
+                    cursor?: string;
+                    /** @description Items per page (1–100) */
+                    limit?: number;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -331,10 +426,18 @@ export interface paths {
                 /** @description Requests */
                 200: {
                     headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["QuotaRequestList"];
+                        "application/json": {
+                            items: components["schemas"]["QuotaRequest"][];
+                            /** @description Pass as `cursor` for the next page; null on the last */
+                            next: string | null;
+                        };
                     };
                 };
                 /** @description Missing, malformed, unknown, revoked or expired credentials */
@@ -346,7 +449,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Your role in the organization is too weak for this */
+                /** @description Your role in the organization is too weak for this, or the API token is read-only (reason token_read_only) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -358,6 +461,29 @@ export interface paths {
                 /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
                 404: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input; `errors` has messages per field. Nothing was written */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -409,6 +535,10 @@ export interface paths {
                 /** @description Decided */
                 200: {
                     headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -433,7 +563,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Your role in the organization is too weak for this */
+                /** @description Your role in the organization is too weak for this, or the API token is read-only (reason token_read_only) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -451,7 +581,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description The resource is in a state that does not allow this (e.g. stopping a terminated instance) */
+                /** @description The resource is in a state that does not allow this, or an Idempotency-Key was reused for another request */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -472,6 +602,20 @@ export interface paths {
                 /** @description Invalid input; `errors` has messages per field. Nothing was written */
                 422: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -517,6 +661,10 @@ export interface paths {
                 /** @description Decided */
                 200: {
                     headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -541,7 +689,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Your role in the organization is too weak for this */
+                /** @description Your role in the organization is too weak for this, or the API token is read-only (reason token_read_only) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -559,7 +707,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description The resource is in a state that does not allow this (e.g. stopping a terminated instance) */
+                /** @description The resource is in a state that does not allow this, or an Idempotency-Key was reused for another request */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -580,6 +728,20 @@ export interface paths {
                 /** @description Invalid input; `errors` has messages per field. Nothing was written */
                 422: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -607,7 +769,12 @@ export interface paths {
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description The `next` of the previous page; omit for the first page */
+                    cursor?: string;
+                    /** @description Items per page (1–100) */
+                    limit?: number;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -617,10 +784,18 @@ export interface paths {
                 /** @description Levels and use */
                 200: {
                     headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["AdminQuotaList"];
+                        "application/json": {
+                            items: components["schemas"]["AdminQuota"][];
+                            /** @description Pass as `cursor` for the next page; null on the last */
+                            next: string | null;
+                        };
                     };
                 };
                 /** @description Missing, malformed, unknown, revoked or expired credentials */
@@ -632,7 +807,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Your role in the organization is too weak for this */
+                /** @description Your role in the organization is too weak for this, or the API token is read-only (reason token_read_only) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -644,6 +819,29 @@ export interface paths {
                 /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
                 404: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input; `errors` has messages per field. Nothing was written */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -681,6 +879,10 @@ export interface paths {
                 /** @description Saved */
                 200: {
                     headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -705,7 +907,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Your role in the organization is too weak for this */
+                /** @description Your role in the organization is too weak for this, or the API token is read-only (reason token_read_only) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -723,7 +925,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description The resource is in a state that does not allow this (e.g. stopping a terminated instance) */
+                /** @description The resource is in a state that does not allow this, or an Idempotency-Key was reused for another request */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -744,6 +946,20 @@ export interface paths {
                 /** @description Invalid input; `errors` has messages per field. Nothing was written */
                 422: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -787,6 +1003,10 @@ export interface paths {
                 /** @description Reactivated */
                 200: {
                     headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -805,7 +1025,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Your role in the organization is too weak for this */
+                /** @description Your role in the organization is too weak for this, or the API token is read-only (reason token_read_only) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -823,9 +1043,23 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description The resource is in a state that does not allow this (e.g. stopping a terminated instance) */
+                /** @description The resource is in a state that does not allow this, or an Idempotency-Key was reused for another request */
                 409: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -875,6 +1109,10 @@ export interface paths {
                 /** @description Suspended */
                 200: {
                     headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -904,7 +1142,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Your role in the organization is too weak for this */
+                /** @description Your role in the organization is too weak for this, or the API token is read-only (reason token_read_only) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -922,7 +1160,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description The resource is in a state that does not allow this (e.g. stopping a terminated instance) */
+                /** @description The resource is in a state that does not allow this, or an Idempotency-Key was reused for another request */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -943,6 +1181,20 @@ export interface paths {
                 /** @description Invalid input; `errors` has messages per field. Nothing was written */
                 422: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1018,6 +1270,10 @@ export interface paths {
                 /** @description The caller */
                 200: {
                     headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1036,6 +1292,20 @@ export interface paths {
                 /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
                 404: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1090,31 +1360,21 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/orgs/{org}/catalog/offerings": {
+    "/orgs/{org}/budgets": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /**
-         * Browse GPU offerings
-         * @description Instance types × regions with live availability and prices. List filters take repeated or comma-separated values. A bad value is a 422 naming the parameter.
-         */
+        /** List budgets with this month's standing */
         get: {
             parameters: {
                 query?: {
-                    available?: true | ("1" | "true" | "on");
-                    gpu?: string[];
-                    gpuCount?: "1" | "2" | "4" | "8" | "mig";
-                    jurisdiction?: string[];
-                    maxPrice?: number;
-                    minMemoryGib?: number;
-                    page?: number;
-                    pageSize?: number;
-                    pricing?: "on_demand" | "spot" | "reserved_1m" | "reserved_1y";
-                    region?: string[];
-                    sort?: "price_asc" | "price_desc" | "per_gpu_asc" | "per_gpu_desc" | "per_tflop_asc" | "per_tflop_desc";
+                    /** @description The `next` of the previous page; omit for the first page */
+                    cursor?: string;
+                    /** @description Items per page (1–100) */
+                    limit?: number;
                 };
                 header?: never;
                 path: {
@@ -1125,13 +1385,21 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description A page of offerings */
+                /** @description By name */
                 200: {
                     headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["OfferingPage"];
+                        "application/json": {
+                            items: components["schemas"]["BudgetWithStatus"][];
+                            /** @description Pass as `cursor` for the next page; null on the last */
+                            next: string | null;
+                        };
                     };
                 };
                 /** @description Missing, malformed, unknown, revoked or expired credentials */
@@ -1155,6 +1423,690 @@ export interface paths {
                 /** @description Invalid input; `errors` has messages per field. Nothing was written */
                 422: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a monthly budget (admins and owners)
+         * @description For the organization or one project; thresholds on actual and forecast spend (default 50/80/100 % actual, 100 % forecast) and the action at 100 %.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Any unique string per intended create (a UUID); the same key again returns the first answer (200, Idempotent-Replayed: true), with another body is a 409. Remembered for 24 hours */
+                    "Idempotency-Key"?: string;
+                };
+                path: {
+                    /** @description Organization slug */
+                    org: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @default notify
+                         * @enum {string}
+                         */
+                        actionAt100?: "notify" | "block_launches" | "stop_instances";
+                        amountUsd: number;
+                        /** @default 60 */
+                        graceMinutes?: number;
+                        name: string;
+                        project?: string | null;
+                        recipientEmails?: string[];
+                        /** @default [] */
+                        recipientUserIds?: string[];
+                        thresholds?: {
+                            /** @enum {string} */
+                            kind: "actual" | "forecast";
+                            pct: number;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Replayed: this Idempotency-Key already created it */
+                200: {
+                    headers: {
+                        "Idempotent-Replayed": "true";
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Budget"];
+                    };
+                };
+                /** @description Budget created */
+                201: {
+                    headers: {
+                        /** @description Its URL */
+                        Location: string;
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Budget"];
+                    };
+                };
+                /** @description The body is not valid JSON */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, revoked or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Your role in the organization is too weak for this, or the API token is read-only (reason token_read_only) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The resource is in a state that does not allow this, or an Idempotency-Key was reused for another request */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The body is larger than 64 KiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input; `errors` has messages per field. Nothing was written */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{org}/budgets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a budget */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Budget id */
+                    id: string;
+                    /** @description Organization slug */
+                    org: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The budget */
+                200: {
+                    headers: {
+                        /** @description Send back as If-Match to update safely */
+                        ETag: string;
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Budget"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, revoked or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        /**
+         * Replace a budget's settings (admins and owners)
+         * @description Alerts already sent this month stay sent. Send If-Match with the ETag you read.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The ETag you read; a stale one is a 412 and nothing changes (omit for last-write-wins) */
+                    "If-Match"?: string;
+                };
+                path: {
+                    /** @description Budget id */
+                    id: string;
+                    /** @description Organization slug */
+                    org: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @default notify
+                         * @enum {string}
+                         */
+                        actionAt100?: "notify" | "block_launches" | "stop_instances";
+                        amountUsd: number;
+                        /** @default 60 */
+                        graceMinutes?: number;
+                        name: string;
+                        project?: string | null;
+                        recipientEmails?: string[];
+                        /** @default [] */
+                        recipientUserIds?: string[];
+                        thresholds?: {
+                            /** @enum {string} */
+                            kind: "actual" | "forecast";
+                            pct: number;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Saved */
+                200: {
+                    headers: {
+                        /** @description Send back as If-Match to update safely */
+                        ETag: string;
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Budget"];
+                    };
+                };
+                /** @description The body is not valid JSON */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, revoked or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Your role in the organization is too weak for this, or the API token is read-only (reason token_read_only) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description If-Match does not match the resource's current ETag: someone changed it since you read it. Nothing was written */
+                412: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The body is larger than 64 KiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input; `errors` has messages per field. Nothing was written */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Delete a budget (admins and owners) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The ETag you read; a stale one is a 412 and nothing changes (omit for last-write-wins) */
+                    "If-Match"?: string;
+                };
+                path: {
+                    /** @description Budget id */
+                    id: string;
+                    /** @description Organization slug */
+                    org: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Missing, malformed, unknown, revoked or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Your role in the organization is too weak for this, or the API token is read-only (reason token_read_only) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description If-Match does not match the resource's current ETag: someone changed it since you read it. Nothing was written */
+                412: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{org}/budgets/{id}/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The budget's alert history
+         * @description Each threshold alerts once per month; newest first.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The `next` of the previous page; omit for the first page */
+                    cursor?: string;
+                    /** @description Items per page (1–100) */
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description Budget id */
+                    id: string;
+                    /** @description Organization slug */
+                    org: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Newest first */
+                200: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["BudgetAlert"][];
+                            /** @description Pass as `cursor` for the next page; null on the last */
+                            next: string | null;
+                        };
+                    };
+                };
+                /** @description Missing, malformed, unknown, revoked or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input; `errors` has messages per field. Nothing was written */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{org}/catalog/offerings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Browse GPU offerings
+         * @description Instance types × regions with live availability and prices. List filters take repeated or comma-separated values. A bad value is a 422 naming the parameter.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    available?: true | ("1" | "true" | "on");
+                    /** @description The `next` of the previous page; omit for the first page */
+                    cursor?: string;
+                    gpu?: string[];
+                    gpuCount?: "1" | "2" | "4" | "8" | "mig";
+                    jurisdiction?: string[];
+                    maxPrice?: number;
+                    minMemoryGib?: number;
+                    page?: number;
+                    pageSize?: number;
+                    pricing?: "on_demand" | "spot" | "reserved_1m" | "reserved_1y";
+                    region?: string[];
+                    sort?: "price_asc" | "price_desc" | "per_gpu_asc" | "per_gpu_desc" | "per_tflop_asc" | "per_tflop_desc";
+                };
+                header?: never;
+                path: {
+                    /** @description Organization slug */
+                    org: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of offerings; `next` is the cursor of the next page */
+                200: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            allowedJurisdictions: string[];
+                            /** @description The filters as applied, defaults filled in */
+                            filters: {
+                                /** @constant */
+                                available?: true;
+                                gpu: string[];
+                                /** @enum {string} */
+                                gpuCount?: "1" | "2" | "4" | "8" | "mig";
+                                jurisdiction: string[];
+                                maxPrice?: number;
+                                minMemoryGib?: number;
+                                page: number;
+                                pageSize: number;
+                                pricing: components["schemas"]["PricingModel"];
+                                region: string[];
+                                /** @enum {string} */
+                                sort: "price_asc" | "price_desc" | "per_gpu_asc" | "per_gpu_desc" | "per_tflop_asc" | "per_tflop_desc";
+                            };
+                            items: components["schemas"]["Offering"][];
+                            /** @description Pass as `cursor` for the next page; null on the last */
+                            next: string | null;
+                            page: number;
+                            pageCount: number;
+                            pageSize: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Missing, malformed, unknown, revoked or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input; `errors` has messages per field. Nothing was written */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1182,7 +2134,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    page?: number;
+                    /** @description The `next` of the previous page; omit for the first page */
+                    cursor?: string;
+                    /** @description Items per page (1–100) */
+                    limit?: number;
                     project?: string | null;
                     region?: string | null;
                     state?: ("requested" | "queued" | "provisioning" | "running" | "stopping" | "stopped" | "preempting" | "preempted" | "terminating" | "terminated" | "rejected" | "cancelled" | "failed") | null;
@@ -1196,13 +2151,30 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Newest first, 50 per page */
+                /** @description Newest first; `next` is the cursor of the next page */
                 200: {
                     headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["InstanceList"];
+                        "application/json": {
+                            items: components["schemas"]["InstanceSummary"][];
+                            /** @description Pass as `cursor` for the next page; null on the last */
+                            next: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Server time of the answer
+                             * @example 2030-01-06T09:00:00.000Z
+                             */
+                            now: string;
+                            page: number;
+                            pageSize: number;
+                            total: number;
+                        };
                     };
                 };
                 /** @description Missing, malformed, unknown, revoked or expired credentials */
@@ -1226,6 +2198,20 @@ export interface paths {
                 /** @description Invalid input; `errors` has messages per field. Nothing was written */
                 422: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1302,6 +2288,10 @@ export interface paths {
                     headers: {
                         "Idempotent-Replayed": "true";
                         Location: string;
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1313,6 +2303,10 @@ export interface paths {
                     headers: {
                         /** @description The instance's URL */
                         Location: string;
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1337,7 +2331,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Your role in the organization is too weak for this */
+                /** @description Your role in the organization is too weak for this, or the API token is read-only (reason token_read_only) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1355,7 +2349,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description The resource is in a state that does not allow this (e.g. stopping a terminated instance) */
+                /** @description The resource is in a state that does not allow this, or an Idempotency-Key was reused for another request */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -1382,9 +2376,14 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests; retry after the Retry-After header's seconds */
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
                 429: {
                     headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1427,6 +2426,10 @@ export interface paths {
                 /** @description The instance */
                 200: {
                     headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1445,6 +2448,20 @@ export interface paths {
                 /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
                 404: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1491,6 +2508,10 @@ export interface paths {
                 /** @description The instance as it is now */
                 200: {
                     headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1506,7 +2527,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Your role in the organization is too weak for this */
+                /** @description Your role in the organization is too weak for this, or the API token is read-only (reason token_read_only) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1524,7 +2545,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description The resource is in a state that does not allow this (e.g. stopping a terminated instance) */
+                /** @description The resource is in a state that does not allow this, or an Idempotency-Key was reused for another request */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -1536,6 +2557,20 @@ export interface paths {
                 /** @description Invalid input; `errors` has messages per field. Nothing was written */
                 422: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1581,6 +2616,10 @@ export interface paths {
                 /** @description Log lines, oldest first */
                 200: {
                     headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1608,6 +2647,20 @@ export interface paths {
                 /** @description Invalid input; `errors` has messages per field. Nothing was written */
                 422: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1655,6 +2708,10 @@ export interface paths {
                 /** @description The series */
                 200: {
                     headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1682,6 +2739,20 @@ export interface paths {
                 /** @description Invalid input; `errors` has messages per field. Nothing was written */
                 422: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1734,6 +2805,10 @@ export interface paths {
                 /** @description Postponed */
                 200: {
                     headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1758,7 +2833,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Your role in the organization is too weak for this */
+                /** @description Your role in the organization is too weak for this, or the API token is read-only (reason token_read_only) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1776,7 +2851,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description The resource is in a state that does not allow this (e.g. stopping a terminated instance) */
+                /** @description The resource is in a state that does not allow this, or an Idempotency-Key was reused for another request */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -1788,6 +2863,20 @@ export interface paths {
                 /** @description Invalid input; `errors` has messages per field. Nothing was written */
                 422: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1832,6 +2921,10 @@ export interface paths {
                 /** @description The instance as it is now */
                 200: {
                     headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1847,7 +2940,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Your role in the organization is too weak for this */
+                /** @description Your role in the organization is too weak for this, or the API token is read-only (reason token_read_only) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1865,7 +2958,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description The resource is in a state that does not allow this (e.g. stopping a terminated instance) */
+                /** @description The resource is in a state that does not allow this, or an Idempotency-Key was reused for another request */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -1877,6 +2970,20 @@ export interface paths {
                 /** @description Invalid input; `errors` has messages per field. Nothing was written */
                 422: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1921,6 +3028,10 @@ export interface paths {
                 /** @description The instance as it is now */
                 200: {
                     headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1936,7 +3047,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Your role in the organization is too weak for this */
+                /** @description Your role in the organization is too weak for this, or the API token is read-only (reason token_read_only) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1954,7 +3065,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description The resource is in a state that does not allow this (e.g. stopping a terminated instance) */
+                /** @description The resource is in a state that does not allow this, or an Idempotency-Key was reused for another request */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -1966,6 +3077,20 @@ export interface paths {
                 /** @description Invalid input; `errors` has messages per field. Nothing was written */
                 422: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2010,6 +3135,10 @@ export interface paths {
                 /** @description The instance as it is now */
                 200: {
                     headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2025,7 +3154,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Your role in the organization is too weak for this */
+                /** @description Your role in the organization is too weak for this, or the API token is read-only (reason token_read_only) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2043,7 +3172,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description The resource is in a state that does not allow this (e.g. stopping a terminated instance) */
+                /** @description The resource is in a state that does not allow this, or an Idempotency-Key was reused for another request */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -2055,6 +3184,20 @@ export interface paths {
                 /** @description Invalid input; `errors` has messages per field. Nothing was written */
                 422: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2095,6 +3238,10 @@ export interface paths {
                 /** @description The preview */
                 200: {
                     headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2128,6 +3275,20 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -2148,7 +3309,12 @@ export interface paths {
         /** List projects */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description The `next` of the previous page; omit for the first page */
+                    cursor?: string;
+                    /** @description Items per page (1–100) */
+                    limit?: number;
+                };
                 header?: never;
                 path: {
                     /** @description Organization slug */
@@ -2161,10 +3327,18 @@ export interface paths {
                 /** @description The organization's projects */
                 200: {
                     headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ProjectList"];
+                        "application/json": {
+                            items: components["schemas"]["Project"][];
+                            /** @description Pass as `cursor` for the next page; null on the last */
+                            next: string | null;
+                        };
                     };
                 };
                 /** @description Missing, malformed, unknown, revoked or expired credentials */
@@ -2179,6 +3353,29 @@ export interface paths {
                 /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
                 404: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input; `errors` has messages per field. Nothing was written */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2205,7 +3402,12 @@ export interface paths {
         /** List quota requests */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description The `next` of the previous page; omit for the first page */
+                    cursor?: string;
+                    /** @description Items per page (1–100) */
+                    limit?: number;
+                };
                 header?: never;
                 path: {
                     /** @description Organization slug */
@@ -2218,10 +3420,18 @@ export interface paths {
                 /** @description Newest first */
                 200: {
                     headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["QuotaRequestList"];
+                        "application/json": {
+                            items: components["schemas"]["QuotaRequest"][];
+                            /** @description Pass as `cursor` for the next page; null on the last */
+                            next: string | null;
+                        };
                     };
                 };
                 /** @description Missing, malformed, unknown, revoked or expired credentials */
@@ -2242,6 +3452,29 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Invalid input; `errors` has messages per field. Nothing was written */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -2252,7 +3485,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Any unique string per intended create (a UUID); the same key again returns the first answer (200, Idempotent-Replayed: true), with another body is a 409. Remembered for 24 hours */
+                    "Idempotency-Key"?: string;
+                };
                 path: {
                     /** @description Organization slug */
                     org: string;
@@ -2272,9 +3508,29 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Requested (open) */
+                /** @description Replayed: this Idempotency-Key already created it */
+                200: {
+                    headers: {
+                        "Idempotent-Replayed": "true";
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["QuotaRequest"];
+                    };
+                };
+                /** @description Quota request (open) created */
                 201: {
                     headers: {
+                        /** @description Its URL */
+                        Location: string;
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2299,7 +3555,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Your role in the organization is too weak for this */
+                /** @description Your role in the organization is too weak for this, or the API token is read-only (reason token_read_only) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2310,6 +3566,15 @@ export interface paths {
                 };
                 /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The resource is in a state that does not allow this, or an Idempotency-Key was reused for another request */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2329,6 +3594,20 @@ export interface paths {
                 /** @description Invalid input; `errors` has messages per field. Nothing was written */
                 422: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2356,7 +3635,12 @@ export interface paths {
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description The `next` of the previous page; omit for the first page */
+                    cursor?: string;
+                    /** @description Items per page (1–100) */
+                    limit?: number;
+                };
                 header?: never;
                 path: {
                     /** @description Organization slug */
@@ -2369,10 +3653,18 @@ export interface paths {
                 /** @description Per GPU model × region */
                 200: {
                     headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["OrgQuotaList"];
+                        "application/json": {
+                            items: components["schemas"]["OrgQuota"][];
+                            /** @description Pass as `cursor` for the next page; null on the last */
+                            next: string | null;
+                        };
                     };
                 };
                 /** @description Missing, malformed, unknown, revoked or expired credentials */
@@ -2387,6 +3679,29 @@ export interface paths {
                 /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
                 404: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input; `errors` has messages per field. Nothing was written */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2433,6 +3748,10 @@ export interface paths {
                 /** @description CSV rows */
                 200: {
                     headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2466,6 +3785,20 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -2486,7 +3819,12 @@ export interface paths {
         /** Reservations of the last year with their utilization */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description The `next` of the previous page; omit for the first page */
+                    cursor?: string;
+                    /** @description Items per page (1–100) */
+                    limit?: number;
+                };
                 header?: never;
                 path: {
                     /** @description Organization slug */
@@ -2499,13 +3837,19 @@ export interface paths {
                 /** @description Reservations */
                 200: {
                     headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            reservations: {
+                            items: {
                                 [key: string]: unknown;
                             }[];
+                            /** @description Pass as `cursor` for the next page; null on the last */
+                            next: string | null;
                         };
                     };
                 };
@@ -2521,6 +3865,29 @@ export interface paths {
                 /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
                 404: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input; `errors` has messages per field. Nothing was written */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2564,6 +3931,10 @@ export interface paths {
                 200: {
                     headers: {
                         "Idempotent-Replayed": "true";
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2580,6 +3951,10 @@ export interface paths {
                 /** @description Bought */
                 201: {
                     headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2611,7 +3986,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Your role in the organization is too weak for this */
+                /** @description Your role in the organization is too weak for this, or the API token is read-only (reason token_read_only) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2629,7 +4004,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description The resource is in a state that does not allow this (e.g. stopping a terminated instance) */
+                /** @description The resource is in a state that does not allow this, or an Idempotency-Key was reused for another request */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -2650,6 +4025,20 @@ export interface paths {
                 /** @description Invalid input; `errors` has messages per field. Nothing was written */
                 422: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2700,12 +4089,25 @@ export interface paths {
                 /** @description What it would cost if bought now */
                 200: {
                     headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
                             [key: string]: unknown;
                         };
+                    };
+                };
+                /** @description The body is not valid JSON */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
                 /** @description Missing, malformed, unknown, revoked or expired credentials */
@@ -2726,9 +4128,32 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description The body is larger than 64 KiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Invalid input; `errors` has messages per field. Nothing was written */
                 422: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2765,8 +4190,72 @@ export interface components {
             /** @enum {string} */
             source: "organization" | "default" | "builtin";
         };
-        AdminQuotaList: {
-            items: components["schemas"]["AdminQuota"][];
+        Budget: {
+            /** @enum {string} */
+            actionAt100: "notify" | "block_launches" | "stop_instances";
+            amountUsd: number;
+            /** Format: date-time */
+            createdAt: string;
+            currency: string;
+            graceMinutes: number;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            projectId: string | null;
+            recipientEmails: string[];
+            recipientUserIds: string[];
+            thresholds: {
+                /** @enum {string} */
+                kind: "actual" | "forecast";
+                pct: number;
+            }[];
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        BudgetAlert: {
+            actualUsd: number;
+            /** Format: uuid */
+            budgetId: string;
+            budgetUsd: number;
+            /** Format: date-time */
+            createdAt: string;
+            forecastUsd: number;
+            id: number;
+            /** @enum {string} */
+            kind: "actual" | "forecast";
+            pct: number;
+            /** @example 2030-05 */
+            period: string;
+        };
+        BudgetWithStatus: {
+            /** @enum {string} */
+            actionAt100: "notify" | "block_launches" | "stop_instances";
+            actualUsd: number;
+            amountUsd: number;
+            blocksLaunches: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            currency: string;
+            forecastPct: number;
+            forecastUsd: number;
+            graceMinutes: number;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            projectId: string | null;
+            projectName: string | null;
+            recipientEmails: string[];
+            recipientUserIds: string[];
+            /** @enum {string} */
+            status: "ok" | "warning" | "exceeded";
+            thresholds: {
+                /** @enum {string} */
+                kind: "actual" | "forecast";
+                pct: number;
+            }[];
+            /** Format: date-time */
+            updatedAt: string;
+            usedPct: number;
         };
         Cohort: {
             description: string;
@@ -2779,9 +4268,6 @@ export interface components {
                 weight: number;
             }[];
             name: string;
-        };
-        CohortList: {
-            items: components["schemas"]["Cohort"][];
         };
         Instance: {
             /** @description Verbs legal now for the caller (empty for viewers) */
@@ -2851,18 +4337,6 @@ export interface components {
             startedAt: string | null;
             state: components["schemas"]["InstanceState"];
             stateReason: string | null;
-        };
-        InstanceList: {
-            items: components["schemas"]["InstanceSummary"][];
-            /**
-             * Format: date-time
-             * @description Server time of the answer
-             * @example 2030-01-06T09:00:00.000Z
-             */
-            now: string;
-            page: number;
-            pageSize: number;
-            total: number;
         };
         InstanceLogs: {
             lines: {
@@ -3021,31 +4495,6 @@ export interface components {
             tdpWatts: number | null;
             vcpus: number;
         };
-        OfferingPage: {
-            allowedJurisdictions: string[];
-            /** @description The filters as applied, defaults filled in */
-            filters: {
-                /** @constant */
-                available?: true;
-                gpu: string[];
-                /** @enum {string} */
-                gpuCount?: "1" | "2" | "4" | "8" | "mig";
-                jurisdiction: string[];
-                maxPrice?: number;
-                minMemoryGib?: number;
-                page: number;
-                pageSize: number;
-                pricing: components["schemas"]["PricingModel"];
-                region: string[];
-                /** @enum {string} */
-                sort: "price_asc" | "price_desc" | "per_gpu_asc" | "per_gpu_desc" | "per_tflop_asc" | "per_tflop_desc";
-            };
-            items: components["schemas"]["Offering"][];
-            page: number;
-            pageCount: number;
-            pageSize: number;
-            total: number;
-        };
         OrgQuota: {
             /** @description Idle cohort GPUs it could borrow right now */
             availableToBorrowGpus: number;
@@ -3067,9 +4516,6 @@ export interface components {
                 projectSlug: string;
                 shareGpus: number;
             }[];
-        };
-        OrgQuotaList: {
-            items: components["schemas"]["OrgQuota"][];
         };
         /** @enum {string} */
         PricingModel: "on_demand" | "spot" | "reserved_1m" | "reserved_1y";
@@ -3104,9 +4550,6 @@ export interface components {
             id: string;
             name: string;
             slug: string;
-        };
-        ProjectList: {
-            items: components["schemas"]["Project"][];
         };
         /** @description Present while the instance is queued */
         QueueInsight: {
@@ -3152,9 +4595,6 @@ export interface components {
             status: "open" | "approved" | "partial" | "denied";
             /** @description End of a temporary raise (ISO time); null = permanent */
             until: string | null;
-        };
-        QuotaRequestList: {
-            items: components["schemas"]["QuotaRequest"][];
         };
         Snoozed: {
             /** Format: uuid */

@@ -72,14 +72,18 @@ export function diffSpec(spec: LaunchSpec, inst: Instance): Change[] {
     .map(([field, to, from]) => ({ field, from, to }));
 }
 
-/** The organization's live instances, every page. */
+/** The organization's live instances, every page (cursor pagination: follow `next` until null). */
 export async function liveInstances(api: Api, org: string): Promise<Instance[]> {
   const out: Instance[] = [];
-  for (let page = 1; ; page++) {
-    const list = await ok(api.GET("/orgs/{org}/instances", { params: { path: { org }, query: { page } } }));
+  let cursor: string | undefined;
+  do {
+    const list = await ok(
+      api.GET("/orgs/{org}/instances", { params: { path: { org }, query: { limit: 100, cursor } } }),
+    );
     for (const i of list.items) if (LIVE.has(i.state)) out.push(i as Instance);
-    if (page * list.pageSize >= list.total || list.items.length === 0) return out;
-  }
+    cursor = list.next ?? undefined;
+  } while (cursor);
+  return out;
 }
 
 async function find(api: Api, org: string, live: Instance[], spec: LaunchSpec): Promise<Instance | null> {

@@ -110,16 +110,46 @@ export function registerUsage(program: Command) {
   examples(
     program
       .command("budgets")
-      .description("Budgets and their spend (needs the budgets endpoint of the API)")
+      .description("Budgets with this month's spend, forecast and status")
       .action(
-        action(async () => {
-          throw new CliError(
-            "This server has no budgets endpoint yet (GET /api/v1/orgs/{org}/budgets); see the console's Budgets page",
-            EXIT.error,
+        action(async ({ opts, session }) => {
+          const { api, org } = await session();
+          const items = [];
+          let cursor: string | undefined;
+          do {
+            const page = await ok(
+              api.GET("/orgs/{org}/budgets", { params: { path: { org }, query: { limit: 100, cursor } } }),
+            );
+            items.push(...page.items);
+            cursor = page.next ?? undefined;
+          } while (cursor);
+          emit(
+            opts,
+            { items },
+            (b) =>
+              b.items.length === 0
+                ? "No budgets. Create one in the console (Budgets) or with POST /api/v1/orgs/{org}/budgets."
+                : table(b.items, [
+                    { header: "NAME", value: (x) => x.name },
+                    { header: "SCOPE", value: (x) => x.projectName ?? "organization" },
+                    { header: "BUDGET", value: (x) => usd(x.amountUsd), right: true },
+                    {
+                      header: "SPENT",
+                      value: (x) => `${usd(x.actualUsd)} (${Math.round(x.usedPct)}%)`,
+                      right: true,
+                    },
+                    { header: "FORECAST", value: (x) => usd(x.forecastUsd), right: true },
+                    {
+                      header: "STATUS",
+                      value: (x) => (x.blocksLaunches ? `${x.status}, blocks launches` : x.status),
+                    },
+                    { header: "AT 100%", value: (x) => x.actionAt100 },
+                  ]),
+            (b) => b.items.map((x) => x.id),
           );
         }),
       ),
-    ["forja budgets", "forja budgets --json"],
+    ["forja budgets", "forja budgets --json | jq '.items[] | select(.status != \"ok\")'"],
   );
 
   examples(

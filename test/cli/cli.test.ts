@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createBudget } from "@/lib/budgets";
 import { systemCtx } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { memberships } from "@/lib/db/schema";
@@ -122,6 +123,11 @@ describe("forja against a running server", () => {
     const snooze = await run(["snooze", String(inst.id), "30m"]);
     expect(snooze.code, snooze.stderr).toBe(5);
     expect(snooze.stderr).toContain("No automatic shutdown is pending");
+
+    await createBudget(org.ctx, org.slug, { name: "cli-monthly", amountUsd: 500 });
+    const budgets = await run(["budgets"]);
+    expect(budgets.code, budgets.stderr).toBe(0);
+    expect(budgets.stdout).toMatch(/cli-monthly\s+organization\s+\$500\.00/);
 
     const stop = await run(["stop", String(inst.id), "-q"]);
     expect(stop).toMatchObject({ code: 0, stdout: `${inst.id}\n` });
