@@ -1996,6 +1996,102 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/orgs/{org}/catalog/gpu-models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * GPU models
+         * @description Specs and MIG profiles.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The `next` of the previous page; omit for the first page */
+                    cursor?: string;
+                    /** @description Items per page (1–100) */
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description Organization slug */
+                    org: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description GPU models */
+                200: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["GpuModel"][];
+                            /** @description Pass as `cursor` for the next page; null on the last */
+                            next: string | null;
+                        };
+                    };
+                };
+                /** @description Missing, malformed, unknown, revoked or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input; `errors` has messages per field. Nothing was written */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/orgs/{org}/catalog/offerings": {
         parameters: {
             query?: never;
@@ -2069,6 +2165,102 @@ export interface paths {
                             pageCount: number;
                             pageSize: number;
                             total: number;
+                        };
+                    };
+                };
+                /** @description Missing, malformed, unknown, revoked or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input; `errors` has messages per field. Nothing was written */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{org}/catalog/regions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Regions
+         * @description Active regions by name, grouped by jurisdiction.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The `next` of the previous page; omit for the first page */
+                    cursor?: string;
+                    /** @description Items per page (1–100) */
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description Organization slug */
+                    org: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Regions */
+                200: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["Region"][];
+                            /** @description Pass as `cursor` for the next page; null on the last */
+                            next: string | null;
                         };
                     };
                 };
@@ -2585,6 +2777,122 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/orgs/{org}/instances/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The instance's timeline
+         * @description Every state change with its reason (text and code with parameters) and actor, oldest first.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The `next` of the previous page; omit for the first page */
+                    cursor?: string;
+                    /** @description Items per page (1–100) */
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description Instance id */
+                    id: string;
+                    /** @description Organization slug */
+                    org: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Oldest first */
+                200: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                actorEmail: string | null;
+                                actorKind: string;
+                                /**
+                                 * Format: date-time
+                                 * @example 2030-01-06T09:00:00.000Z
+                                 */
+                                at: string;
+                                from: components["schemas"]["InstanceState"] | null;
+                                id: number;
+                                /** @description Why, in English (the console shows it in the reader's language) */
+                                reason: string;
+                                /** @description The reason as a stable code (null: free text, e.g. an operator's note) */
+                                reasonCode: string | null;
+                                reasonParams: {
+                                    [key: string]: string | number;
+                                } | null;
+                                to: components["schemas"]["InstanceState"];
+                            }[];
+                            /** @description Pass as `cursor` for the next page; null on the last */
+                            next: string | null;
+                        };
+                    };
+                };
+                /** @description Missing, malformed, unknown, revoked or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input; `errors` has messages per field. Nothing was written */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/orgs/{org}/instances/{id}/logs": {
         parameters: {
             query?: never;
@@ -2769,6 +3077,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/orgs/{org}/instances/{id}/queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Queue insight: reason, position, ETA, alternatives
+         * @description While queued: the structured reason it waits, its position, the ETA with the method used, and alternatives that would start sooner (another allowed region, spot, an equivalent GPU, a MIG slice). `queue` is null once it left the queue.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Instance id */
+                    id: string;
+                    /** @description Organization slug */
+                    org: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Where it stands */
+                200: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            instanceId: string;
+                            queue: components["schemas"]["QueueInsight"] | null;
+                            queueReason: components["schemas"]["QueueReason"];
+                            state: components["schemas"]["InstanceState"];
+                        };
+                    };
+                };
+                /** @description Missing, malformed, unknown, revoked or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/orgs/{org}/instances/{id}/snooze": {
         parameters: {
             query?: never;
@@ -2779,8 +3173,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Postpone a pending automatic shutdown
-         * @description Members and up, within the auto-shutdown policy (at most its snooze minutes at a time and its number of snoozes); 409 when no shutdown is pending.
+         * Snooze a pending automatic shutdown
+         * @description Postpones the warned shutdown by `minutes` where the auto-shutdown policy allows it (members and up); a policy that forbids it is a 403, nothing pending a 409.
          */
         post: {
             parameters: {
@@ -2802,7 +3196,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Postponed */
+                /** @description Snoozed */
                 200: {
                     headers: {
                         /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
@@ -2812,7 +3206,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Snoozed"];
+                        "application/json": {
+                            /** Format: uuid */
+                            instanceId: string;
+                            /** Format: date-time */
+                            snoozedUntil: string;
+                        };
                     };
                 };
                 /** @description The body is not valid JSON */
@@ -2853,6 +3252,15 @@ export interface paths {
                 };
                 /** @description The resource is in a state that does not allow this, or an Idempotency-Key was reused for another request */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The body is larger than 64 KiB */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3299,6 +3707,222 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/orgs/{org}/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your notifications
+         * @description Budget alerts, shutdown warnings, quota decisions …, newest first (the last 200).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The `next` of the previous page; omit for the first page */
+                    cursor?: string;
+                    /** @description Items per page (1–100) */
+                    limit?: number;
+                    unread?: "1" | "true";
+                };
+                header?: never;
+                path: {
+                    /** @description Organization slug */
+                    org: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Your notifications */
+                200: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["Notification"][];
+                            /** @description Pass as `cursor` for the next page; null on the last */
+                            next: string | null;
+                        };
+                    };
+                };
+                /** @description Missing, malformed, unknown, revoked or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input; `errors` has messages per field. Nothing was written */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{org}/notifications/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark notifications read */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Organization slug */
+                    org: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        ids: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description How many were newly marked */
+                200: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            marked: number;
+                        };
+                    };
+                };
+                /** @description The body is not valid JSON */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, revoked or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Your role in the organization is too weak for this, or the API token is read-only (reason token_read_only) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The body is larger than 64 KiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input; `errors` has messages per field. Nothing was written */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/orgs/{org}/projects": {
         parameters: {
             query?: never;
@@ -3665,6 +4289,98 @@ export interface paths {
                             /** @description Pass as `cursor` for the next page; null on the last */
                             next: string | null;
                         };
+                    };
+                };
+                /** @description Missing, malformed, unknown, revoked or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input; `errors` has messages per field. Nothing was written */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{org}/usage/daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Cost per day by dimension
+         * @description Per UTC day and group (project, gpu_model, region or pricing_model), metered hours only; `to` is exclusive; at most a year.
+         */
+        get: {
+            parameters: {
+                query: {
+                    from: string;
+                    groupBy?: "project" | "gpu_model" | "region" | "pricing_model";
+                    project?: string | null;
+                    to: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Organization slug */
+                    org: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Cost per day by dimension */
+                200: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DailyCost"];
                     };
                 };
                 /** @description Missing, malformed, unknown, revoked or expired credentials */
@@ -4168,6 +4884,189 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/orgs/{org}/usage/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Month to date and month-end forecast */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Project slug or id (default: the whole organization) */
+                    project?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Organization slug */
+                    org: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Month to date and month-end forecast */
+                200: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SpendForecast"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, revoked or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input; `errors` has messages per field. Nothing was written */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{org}/usage/top-instances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The most expensive instances
+         * @description Most expensive first in the range; `limit` is how many (a ranking: `next` is always null).
+         */
+        get: {
+            parameters: {
+                query: {
+                    from: string;
+                    limit?: number;
+                    project?: string | null;
+                    to: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Organization slug */
+                    org: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The most expensive instances */
+                200: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["TopInstance"][];
+                            /** @description Pass as `cursor` for the next page; null on the last */
+                            next: string | null;
+                        };
+                    };
+                };
+                /** @description Missing, malformed, unknown, revoked or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input; `errors` has messages per field. Nothing was written */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4268,6 +5167,35 @@ export interface components {
                 weight: number;
             }[];
             name: string;
+        };
+        DailyCost: {
+            /** @enum {string} */
+            groupBy: "project" | "gpu_model" | "region" | "pricing_model";
+            groups: {
+                amountUsd: number;
+                key: string;
+                label: string;
+            }[];
+            rows: {
+                amountUsd: number;
+                day: string;
+                key: string;
+            }[];
+            totalUsd: number;
+        };
+        GpuModel: {
+            bf16Tflops: number | null;
+            id: string;
+            memoryBandwidthGbps: number | null;
+            memoryGib: number;
+            migProfiles: {
+                memoryGib: number;
+                name: string;
+                slices: number;
+            }[];
+            name: string;
+            tdpWatts: number | null;
+            vendor: string;
         };
         Instance: {
             /** @description Verbs legal now for the caller (empty for viewers) */
@@ -4456,6 +5384,19 @@ export interface components {
                 name: string;
             };
         };
+        Notification: {
+            body: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: uuid */
+            id: string;
+            kind: string;
+            link: string | null;
+            readAt: string | null;
+            /** @enum {string} */
+            severity: "info" | "warning" | "critical";
+            title: string;
+        };
         Offering: {
             /** @description False when the organization's data residency excludes it */
             allowed: boolean;
@@ -4596,11 +5537,47 @@ export interface components {
             /** @description End of a temporary raise (ISO time); null = permanent */
             until: string | null;
         };
-        Snoozed: {
+        Region: {
+            /** @description This organization's data-residency policy allows it */
+            allowed: boolean;
+            city: string;
+            code: string;
+            country: string;
+            gridGco2PerKwh: number;
+            jurisdiction: string;
+            name: string;
+            pue: number;
+        };
+        SpendForecast: {
+            accruedUsd: number;
+            /** @description Metered this month plus the estimate since the last metered hour */
+            actualUsd: number;
+            burnPerHourUsd: number;
+            /** @constant */
+            currency: "USD";
+            /** @description Month-end estimate */
+            forecastUsd: number;
+            meteredUntil: string | null;
+            meteredUsd: number;
+            /** @description How the forecast was made, in words */
+            method: string;
+            /** @example 2030-05 */
+            period: string;
+            remainingHours: number;
+            trendPerHourUsd: number;
+        };
+        TopInstance: {
+            amountUsd: number;
+            computeHours: number;
+            gpuModelId: string;
             /** Format: uuid */
             instanceId: string;
-            /** Format: date-time */
-            snoozedUntil: string;
+            instanceTypeId: string;
+            name: string;
+            pricingModel: string;
+            projectName: string;
+            regionCode: string;
+            state: string;
         };
         UtilizationSeries: {
             average: {

@@ -4,38 +4,7 @@ import { CliError, EXIT } from "../errors";
 import { action, examples } from "../kit";
 import { emit, table, usd } from "../output";
 
-const BY = { project: "project", gpu: "gpu_model", region: "region" } as const;
-
-/** Minimal RFC 4180 reader for the ledger export (quoted fields may hold commas and doubled quotes). */
-export function parseCsv(text: string): Array<Record<string, string>> {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") {
-      row.push(field);
-      field = "";
-    } else if (c === "\n" || c === "\r") {
-      if (c === "\r" && text[i + 1] === "\n") i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = "";
-    } else field += c;
-  }
-  if (field || row.length) rows.push([...row, field]);
-  const [header, ...body] = rows;
-  return body.map((r) => Object.fromEntries((header ?? []).map((h, i) => [h, r[i] ?? ""])));
-}
+const BY = { project: "project", gpu: "gpu_model", region: "region", pricing: "pricing_model" } as const;
 
 const monthStart = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1));
 const day = (d: Date) => d.toISOString().slice(0, 10);
@@ -45,7 +14,7 @@ export function registerUsage(program: Command) {
     program
       .command("usage")
       .description("Spend of a period (default: this month so far), by project, GPU model or region")
-      .option("--by <dimension>", "project, gpu or region", "project")
+      .option("--by <dimension>", "project, gpu, region or pricing", "project")
       .option("--from <date>", "first day (YYYY-MM-DD; default: the 1st of this month)")
       .option("--to <date>", "day after the last (exclusive; default: tomorrow)")
       .option("--project <slug>", "only this project")
@@ -53,7 +22,7 @@ export function registerUsage(program: Command) {
       .action(
         action(async ({ opts, session }) => {
           const key = BY[String(opts.by) as keyof typeof BY];
-          if (!key) throw new CliError("--by is project, gpu or region", EXIT.usage);
+          if (!key) throw new CliError("--by is project, gpu, region or pricing", EXIT.usage);
           const now = new Date();
           const query = {
             from: String(opts.from ?? day(monthStart(now))),
@@ -61,42 +30,47 @@ export function registerUsage(program: Command) {
             project: opts.project as string | undefined,
           };
           const { api, org } = await session();
-          const csv = await ok(
-            api.GET("/orgs/{org}/usage/export", { params: { path: { org }, query }, parseAs: "text" }),
-          );
           if (opts.csv) {
+            const csv = await ok(
+              api.GET("/orgs/{org}/usage/export", { params: { path: { org }, query }, parseAs: "text" }),
+            );
             process.stdout.write(csv as string);
             return;
           }
-          // Totals per dimension from the ledger rows (corrections are rows with negative amounts).
-          const totals = new Map<string, { key: string; usd: number; hours: number }>();
-          for (const r of parseCsv(csv as string)) {
-            const k = r[key] || "—";
-            const t = totals.get(k) ?? { key: k, usd: 0, hours: 0 };
-            t.usd += Number(r.amount) || 0;
-            t.hours += (Number(r.seconds) || 0) / 3600;
-            totals.set(k, t);
-          }
-          const rows = [...totals.values()]
-            .map((t) => ({
-              ...t,
-              usd: Math.round(t.usd * 100) / 100,
-              hours: Math.round(t.hours * 100) / 100,
-            }))
-            .sort((a, b) => b.usd - a.usd);
-          const total = Math.round(rows.reduce((s, r) => s + r.usd, 0) * 100) / 100;
+          // Grouped in SQL by the API; the month's forecast only when the period is this month so far.
+          const thisMonth = !opts.from && !opts.to;
+          const [daily, forecast] = await Promise.all([
+            ok(
+              api.GET("/orgs/{org}/usage/daily", {
+                params: { path: { org }, query: { ...query, groupBy: key } },
+              }),
+            ),
+            thisMonth
+              ? ok(
+                  api.GET("/orgs/{org}/usage/summary", {
+                    params: { path: { org }, query: { project: query.project } },
+                  }),
+                )
+              : null,
+          ]);
+          const rows = [...daily.groups].sort((x, y) => y.amountUsd - x.amountUsd);
           emit(
             opts,
-            { from: query.from, to: query.to, by: opts.by, currency: "USD", total, rows },
-            (u) =>
-              u.rows.length === 0
-                ? `No usage from ${u.from} to ${u.to}.`
-                : `${table(u.rows, [
-                    { header: String(u.by).toUpperCase(), value: (r) => r.key },
-                    { header: "HOURS", value: (r) => r.hours.toFixed(2), right: true },
-                    { header: "COST", value: (r) => usd(r.usd), right: true },
-                  ])}\n\nTotal ${usd(u.total)} from ${u.from} to ${u.to} (exclusive)`,
-            (u) => u.rows.map((r) => r.key),
+            { from: query.from, to: query.to, by: opts.by, daily, forecast },
+            (u) => {
+              const lines = [
+                rows.length === 0
+                  ? `No usage from ${u.from} to ${u.to}.`
+                  : `${table(rows, [
+                      { header: String(u.by).toUpperCase(), value: (r) => r.label },
+                      { header: "COST", value: (r) => usd(r.amountUsd), right: true },
+                    ])}\n\nTotal ${usd(daily.totalUsd)} from ${u.from} to ${u.to} (exclusive)`,
+              ];
+              if (forecast)
+                lines.push(`Month-end forecast ${usd(forecast.forecastUsd)} (${forecast.method})`);
+              return lines.join("\n");
+            },
+            () => rows.map((r) => r.key),
           );
         }),
       ),

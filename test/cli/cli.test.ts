@@ -129,6 +129,16 @@ describe("forja against a running server", () => {
     expect(budgets.code, budgets.stderr).toBe(0);
     expect(budgets.stdout).toMatch(/cli-monthly\s+organization\s+\$500\.00/);
 
+    const usage = await run(["usage", "--by", "gpu", "--json"]);
+    expect(usage.code, usage.stderr).toBe(0);
+    expect(json(usage.stdout)).toMatchObject({
+      by: "gpu",
+      daily: { groupBy: "gpu_model" },
+      forecast: { currency: "USD" },
+    });
+    const csv = await run(["usage", "--csv"]);
+    expect(csv.stdout.split("\r\n")[0]).toMatch(/^id,.*amount/);
+
     const stop = await run(["stop", String(inst.id), "-q"]);
     expect(stop).toMatchObject({ code: 0, stdout: `${inst.id}\n` });
     // Stopping what is already stopping is the API's 409: exit 5 with the problem's words.
