@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useFormatter, useTranslations } from "next-intl";
 import { useState } from "react";
+import { Alert } from "@/components/ui/alert";
 import { RelativeTime } from "@/components/ui/relative-time";
 import type { ActionResult } from "@/lib/core";
 import type { BulkStopResult, InstanceListView } from "@/lib/provisioning";
@@ -103,11 +104,7 @@ export function InstancesTable({
         />
       ) : null}
       {report}
-      {isError ? (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-          {t("liveError", { detail: error.message })}
-        </p>
-      ) : null}
+      {isError ? <Alert>{t("liveError", { detail: error.message })}</Alert> : null}
       <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
         <table className="min-w-full text-sm">
           <caption className="sr-only">{t("tableCaption", { total: data.total })}</caption>

@@ -4,7 +4,7 @@
  * server action (to build the spec) and the form (to know which field an error belongs to). No rules live here:
  * the library's zod schema decides what is valid.
  */
-export type FieldErrors = Record<string, string[]>;
+import type { FieldErrors } from "@/lib/core";
 
 /** Names of the form's inputs; an error on any other path is shown at the top of the form. */
 export const LAUNCH_FIELDS = [

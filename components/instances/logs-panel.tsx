@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
+import { Alert } from "@/components/ui/alert";
 import { fetchJson, instancesApi } from "./labels";
 
 type Logs = { lines: Array<{ at: string; stream: "stdout" | "stderr"; text: string }>; live: boolean };
@@ -27,9 +28,7 @@ export function LogsPanel({ org, id }: { org: string; id: string }) {
           {t("loading")}
         </p>
       ) : isError ? (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-          {t("error", { detail: error.message })}
-        </p>
+        <Alert>{t("error", { detail: error.message })}</Alert>
       ) : data.lines.length === 0 ? (
         <p className="text-sm text-slate-600 dark:text-slate-400">{t("empty")}</p>
       ) : (

@@ -1,6 +1,7 @@
 "use client";
 
 import { useTranslations } from "next-intl";
+import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { type FormAction, useActionForm } from "@/components/ui/use-action-form";
 import type { OrgRole } from "@/lib/access";
@@ -46,9 +47,7 @@ export function RoleForm({
           {t("saveRole")}
         </Button>
       </div>
-      <p id={msgId} role="alert" className="text-sm text-red-700 dark:text-red-400">
-        {error}
-      </p>
+      <Alert id={msgId}>{error}</Alert>
       <p role="status" className="text-sm text-green-700 dark:text-green-400">
         {success}
       </p>

@@ -1,6 +1,7 @@
 import { headers } from "next/headers";
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
+import { Alert } from "@/components/ui/alert";
 import { requestOrigin, sameOriginPath } from "@/lib/auth";
 import { oidcConfigured, oidcDisplayName } from "@/lib/auth/next-auth";
 import { SignInForm } from "./signin-form";
@@ -27,14 +28,7 @@ export default async function SignInPage({
   return (
     <main id="main" className="mx-auto flex max-w-md flex-col gap-6 px-4 py-16">
       <h1 className="text-2xl font-semibold">{t("signInTitle")}</h1>
-      {error ? (
-        <p
-          role="alert"
-          className="rounded-md border border-red-300 p-3 text-sm text-red-800 dark:border-red-800 dark:text-red-300"
-        >
-          {SSO_ERRORS.has(error) ? t("ssoFailed") : t("signInFailed")}
-        </p>
-      ) : null}
+      {error ? <Alert tone="box">{SSO_ERRORS.has(error) ? t("ssoFailed") : t("signInFailed")}</Alert> : null}
       <SignInForm
         callbackUrl={sameOriginPath(sp.callbackUrl, requestOrigin(await headers()))}
         sso={oidcConfigured() ? { name: oidcDisplayName() } : null}
