@@ -9,6 +9,7 @@ import enCostNotices from "./en/costNotices.json";
 import enCosts from "./en/costs.json";
 import enInstances from "./en/instances.json";
 import enQuotas from "./en/quotas.json";
+import enServices from "./en/services.json";
 import enSettings from "./en/settings.json";
 import enShell from "./en/shell.json";
 import esAdmin from "./es/admin.json";
@@ -21,6 +22,7 @@ import esCostNotices from "./es/costNotices.json";
 import esCosts from "./es/costs.json";
 import esInstances from "./es/instances.json";
 import esQuotas from "./es/quotas.json";
+import esServices from "./es/services.json";
 import esSettings from "./es/settings.json";
 import esShell from "./es/shell.json";
 
@@ -42,6 +44,7 @@ const catalogs = {
     ...enCatalog,
     ...enInstances,
     ...enApi,
+    ...enServices,
   },
   es: {
     ...esCommon,
@@ -56,6 +59,7 @@ const catalogs = {
     ...esCatalog,
     ...esInstances,
     ...esApi,
+    ...esServices,
   },
 } satisfies Record<Locale, Record<string, unknown>>;
 

@@ -125,6 +125,21 @@ async function main(): Promise<void> {
       }
     });
   }
+  if (process.env.FORJA_NO_SERVICES !== "1") {
+    // The services gateway and the simulated replicas' host (docs/adr/0011).
+    const svc = spawn(
+      process.execPath,
+      ["--conditions=react-server", "--import", "tsx", "scripts/services.ts"],
+      { stdio: ["ignore", "inherit", "inherit"], env },
+    );
+    children.push(svc);
+    svc.on("exit", (code) => {
+      if (!shuttingDown) {
+        console.error(`[forja] services gateway exited with code ${code}; stopping.`);
+        void shutdown(1);
+      }
+    });
+  }
   next.on("exit", (code) => {
     if (!shuttingDown) {
       console.error(`[forja] web server exited with code ${code}; stopping.`);

@@ -51,6 +51,32 @@ export async function requireOrgAccess(
   return { org, role, userId: ctx.actor.userId };
 }
 
+/**
+ * The gate for verbs that the worker's own actors also run (the services autoscaler launching and ending a
+ * service's replicas): a user goes through requireOrgAccess unchanged; a system actor — only ever built by
+ * worker code, never from a request — gets the organization by slug with the member role, so every rule
+ * after the gate (residency, price, budget, quota) applies to it as to a member.
+ */
+export async function requireOrgAccessOrSystem(
+  ctx: Ctx,
+  orgSlug: string,
+  min: OrgRole = "viewer",
+): Promise<Omit<OrgAccess, "userId">> {
+  if (ctx.actor.kind === "user") return requireOrgAccess(ctx, orgSlug, min);
+  const [org] = await readDb(ctx)
+    .select({
+      id: organizations.id,
+      slug: organizations.slug,
+      name: organizations.name,
+      allowedJurisdictions: organizations.allowedJurisdictions,
+    })
+    .from(organizations)
+    .where(eq(organizations.slug, orgSlug))
+    .limit(1);
+  if (!org) throw new NotFoundError("Organization");
+  return { org, role: "member" };
+}
+
 function hasControlChar(s: string): boolean {
   for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) < 0x20) return true;
   return false;

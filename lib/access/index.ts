@@ -11,5 +11,6 @@ export {
   type OrgSummary,
   requireOperator,
   requireOrgAccess,
+  requireOrgAccessOrSystem,
 } from "./gate";
 export { ORG_ROLES, type OrgRole, roleAtLeast } from "./roles";

@@ -1,7 +1,7 @@
 import "server-only";
 import { randomInt } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { requireOrgAccess, roleAtLeast } from "@/lib/access";
+import { requireOrgAccessOrSystem, roleAtLeast } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { validateAutoShutdown } from "@/lib/autoshutdown";
 import { assertBudgetAllowsLaunch } from "@/lib/budgets";
@@ -48,7 +48,7 @@ export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<L
     const { tx } = c;
     const now = nowOf(ctx);
     // Authorize before validating: a viewer's (or a stranger's) bad body is a 403/404, not a field list.
-    const { org, role } = await requireOrgAccess(c, orgSlug, "member");
+    const { org, role } = await requireOrgAccessOrSystem(c, orgSlug, "member");
     const spec = parseInput(launchSpecSchema, raw);
     await assertNotSuspended(tx, org.id);
 

@@ -1,5 +1,5 @@
 import "server-only";
-import { requireOrgAccess } from "@/lib/access";
+import { requireOrgAccess, requireOrgAccessOrSystem } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { type Ctx, InvalidStateError, nowOf } from "@/lib/core";
 import { inTx } from "@/lib/db/client";
@@ -19,7 +19,7 @@ export async function terminate(ctx: Ctx, orgSlug: string, instanceId: string): 
   return inTx(ctx, async (c) => {
     const { tx } = c;
     const now = nowOf(ctx);
-    const { org } = await requireOrgAccess(c, orgSlug, "member");
+    const { org } = await requireOrgAccessOrSystem(c, orgSlug, "member");
     const inst = await loadOrgInstance(tx, org.id, instanceId, true);
     if (inst.state === "queued") {
       await applyTransition(tx, c, {

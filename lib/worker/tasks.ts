@@ -10,6 +10,7 @@ import {
   syncConfiguredEngines,
 } from "@/lib/provisioning";
 import { expireQuotaRaises } from "@/lib/quotas";
+import { autoscaleServices } from "@/lib/services";
 import { ingestMetrics, rollupMetrics } from "@/lib/telemetry";
 
 export type PeriodicTask = {
@@ -56,6 +57,14 @@ export const periodicTasks: PeriodicTask[] = [
     everySeconds: 2,
     run: async () => {
       await syncConfiguredEngines();
+    },
+  },
+  {
+    // Each service under its own try-lock: overlapping runs skip what another is sizing.
+    name: "services-autoscale",
+    everySeconds: 2,
+    run: async () => {
+      await autoscaleServices(systemCtx("autoscaler"));
     },
   },
   {

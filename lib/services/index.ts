@@ -1,0 +1,21 @@
+/**
+ * lib/services: inference services — a service is replicas (instances admitted like any other) of a model
+ * server behind Forja's gateway, sized by an autoscaler from the gateway's telemetry. docs/adr/0011.
+ */
+export { type AutoscaleResult, autoscaleServices } from "./autoscaler";
+export { type CreateServiceResult, createService } from "./create";
+export { decideScale, PANIC_WINDOW_S, type ScalingDecision, type ScalingInput, STABLE_WINDOW_S } from "./decide";
+export { SERVICE_FIELD_MESSAGES } from "./field-messages";
+export { type Gateway, type GatewayOptions, startGateway } from "./gateway";
+export { LATENCY_BUCKETS_MS, quantile } from "./histogram";
+export { deleteService, loadOrgService, updateServiceScaling } from "./manage";
+export { type ModelServer, modelServerDefaults, startModelServer } from "./model-server";
+export { createReplicaHost, type ReplicaHost } from "./replica-host";
+export {
+  type ScalingUpdate,
+  type ServiceSpec,
+  type ServiceSpecInput,
+  scalingUpdateSchema,
+  serviceSpecSchema,
+} from "./schemas";
+export type { Service, ServiceReplica } from "./types";

@@ -1,0 +1,26 @@
+/**
+ * `npm run services`: the services gateway on its own port (FORJA_GATEWAY_PORT, default 3100) and the
+ * simulated provider's replica host (the loopback model servers of replicas in simulated regions). Started by
+ * scripts/start.ts beside the web server and the worker; one per deployment (docs/adr/0011).
+ */
+import { closeDb } from "@/lib/db/client";
+import { createReplicaHost, startGateway } from "@/lib/services";
+
+const port = Number(process.env.FORJA_GATEWAY_PORT ?? 3100);
+const gateway = await startGateway({ port, host: process.env.FORJA_GATEWAY_HOST ?? "0.0.0.0" });
+const host = createReplicaHost();
+let stopping = false;
+const timer = setInterval(() => {
+  if (!stopping) void host.pass().catch((err) => console.error("[services] replica host", err));
+}, 250);
+console.log(`[services] gateway on http://localhost:${gateway.port}/<org>/s/<service>/…`);
+const stop = async () => {
+  stopping = true;
+  clearInterval(timer);
+  await gateway.close();
+  await host.close();
+  await closeDb();
+  process.exit(0);
+};
+process.on("SIGINT", () => void stop());
+process.on("SIGTERM", () => void stop());
