@@ -114,7 +114,13 @@ async function autoscaleOne(ctx: Ctx, serviceId: string) {
         },
       });
     }
-    return { svc: { ...svc, desiredReplicas: d.desired }, live, desired: d.desired, names, decided: d.kind !== "none" };
+    return {
+      svc: { ...svc, desiredReplicas: d.desired },
+      live,
+      desired: d.desired,
+      names,
+      decided: d.kind !== "none",
+    };
   });
   if (!plan) return null;
 

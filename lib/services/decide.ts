@@ -47,7 +47,7 @@ export function decideScale(i: ScalingInput): ScalingDecision {
   const recentTraffic = since(i.now, i.lastRequestAt) < i.graceS || i.waiting > 0;
   // A service with recent traffic keeps at least one replica even with min 0 (until the grace period ends).
   const floor = Math.max(i.min, recentTraffic ? 1 : 0);
-  let want = clamp(Math.max(stableWant, floor), floor, i.max);
+  const want = clamp(Math.max(stableWant, floor), floor, i.max);
   const atOrAbove = want >= i.current;
 
   if (i.current === 0 && (i.waiting > 0 || panicWant > 0)) {
@@ -66,7 +66,8 @@ export function decideScale(i: ScalingInput): ScalingDecision {
     return { desired: i.current, kind: "none", atOrAbove: true };
   }
   if (want > i.current) {
-    if (since(i.now, i.lastScaleUpAt) < i.scaleUpDelayS) return { desired: i.current, kind: "none", atOrAbove };
+    if (since(i.now, i.lastScaleUpAt) < i.scaleUpDelayS)
+      return { desired: i.current, kind: "none", atOrAbove };
     return { desired: want, kind: "scaled_up", atOrAbove };
   }
   if (want < i.current) {

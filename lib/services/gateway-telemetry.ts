@@ -16,6 +16,18 @@ type Second = {
   latency: number[];
 };
 
+const zeroSecond = (orgId: string): Second => ({
+  orgId,
+  requests: 0,
+  s2: 0,
+  s4: 0,
+  s5: 0,
+  holdTimeouts: 0,
+  held: 0,
+  inflightMs: 0,
+  latency: emptyHistogram(),
+});
+
 /**
  * Per-service traffic of one gateway, kept per second in memory and written every second into service_traffic
  * (one upsert per service and second): request rate, status classes, held requests and hold timeouts, mean
@@ -28,11 +40,14 @@ export function createGatewayTelemetry(gatewayId: string) {
 
   const secOf = (serviceId: string, orgId: string, at: number): Second => {
     let bySec = seconds.get(serviceId);
-    if (!bySec) seconds.set(serviceId, (bySec = new Map()));
+    if (!bySec) {
+      bySec = new Map();
+      seconds.set(serviceId, bySec);
+    }
     const key = Math.floor(at / 1000);
     let s = bySec.get(key);
     if (!s) {
-      s = { orgId, requests: 0, s2: 0, s4: 0, s5: 0, holdTimeouts: 0, held: 0, inflightMs: 0, latency: emptyHistogram() };
+      s = zeroSecond(orgId);
       bySec.set(key, s);
     }
     return s;
@@ -60,7 +75,13 @@ export function createGatewayTelemetry(gatewayId: string) {
       inflight.set(serviceId, f);
       secOf(serviceId, orgId, now).requests += 1;
     },
-    finished(serviceId: string, orgId: string, status: number, latencyMs: number, opts: { held?: boolean; holdTimeout?: boolean } = {}) {
+    finished(
+      serviceId: string,
+      orgId: string,
+      status: number,
+      latencyMs: number,
+      opts: { held?: boolean; holdTimeout?: boolean } = {},
+    ) {
       const now = Date.now();
       accrue(serviceId, now);
       const f = inflight.get(serviceId);
@@ -71,7 +92,8 @@ export function createGatewayTelemetry(gatewayId: string) {
       else s.s2 += 1;
       if (opts.held) s.held += 1;
       if (opts.holdTimeout) s.holdTimeouts += 1;
-      (s.latency as number[])[bucketOf(latencyMs)] += 1;
+      const b = bucketOf(latencyMs);
+      s.latency[b] = (s.latency[b] ?? 0) + 1;
     },
     setQueued(serviceId: string, orgId: string, n: number) {
       queued.set(serviceId, { n, orgId });
@@ -81,12 +103,12 @@ export function createGatewayTelemetry(gatewayId: string) {
       const now = Date.now();
       const current = Math.floor(now / 1000);
       for (const id of inflight.keys()) accrue(id, now);
-      const rows: Array<{ serviceId: string; at: number; s: Second; queued: number; final: boolean }> = [];
+      const rows: Array<{ serviceId: string; at: number; s: Second; queued: number }> = [];
       for (const [serviceId, bySec] of seconds) {
         for (const [sec, s] of bySec) {
-          rows.push({ serviceId, at: sec, s, queued: 0, final: sec < current });
+          rows.push({ serviceId, at: sec, s, queued: 0 });
           if (sec < current) bySec.delete(sec);
-          else bySec.set(sec, { ...s, requests: 0, s2: 0, s4: 0, s5: 0, holdTimeouts: 0, held: 0, inflightMs: 0, latency: emptyHistogram() });
+          else bySec.set(sec, zeroSecond(s.orgId));
         }
       }
       for (const [serviceId, q] of queued) {
@@ -96,15 +118,16 @@ export function createGatewayTelemetry(gatewayId: string) {
           rows.push({
             serviceId,
             at: current,
-            s: { orgId: q.orgId, requests: 0, s2: 0, s4: 0, s5: 0, holdTimeouts: 0, held: 0, inflightMs: 0, latency: emptyHistogram() },
+            s: zeroSecond(q.orgId),
             queued: q.n,
-            final: false,
           });
         }
       }
       if (rows.length === 0) return;
       const values = rows.map(
-        (r) => sql`(${r.s.orgId}::uuid, ${r.serviceId}::uuid, ${gatewayId}, to_timestamp(${r.at}), ${r.s.requests},
+        (
+          r,
+        ) => sql`(${r.s.orgId}::uuid, ${r.serviceId}::uuid, ${gatewayId}, to_timestamp(${r.at}), ${r.s.requests},
           ${r.s.s2}, ${r.s.s4}, ${r.s.s5}, ${r.s.holdTimeouts}, ${r.s.held}, ${r.s.inflightMs / 1000}, ${r.queued},
           ${`{${r.s.latency.join(",")}}`}::int[])`,
       );

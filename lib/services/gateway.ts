@@ -5,8 +5,8 @@ import type { AddressInfo, Socket } from "node:net";
 import { Readable } from "node:stream";
 import { createProxyServer } from "http-proxy-3";
 import { hashServiceToken } from "./create";
-import { createGatewayTelemetry } from "./gateway-telemetry";
 import { loadRoutes, type Route, type RouteReplica } from "./gateway-routes";
+import { createGatewayTelemetry } from "./gateway-telemetry";
 
 export type GatewayOptions = {
   port?: number;
@@ -24,7 +24,13 @@ type Waiter = { resolve: (r: RouteReplica | null) => void; timer: NodeJS.Timeout
 
 const PATH = /^\/([a-z0-9][-a-z0-9]*)\/s\/([a-z][-a-z0-9]*)(\/[^?]*)?(\?.*)?$/;
 
-function problem(res: http.ServerResponse, status: number, title: string, detail: string, extra: Record<string, string> = {}) {
+function problem(
+  res: http.ServerResponse,
+  status: number,
+  title: string,
+  detail: string,
+  extra: Record<string, string> = {},
+) {
   if (res.headersSent) return void res.destroy();
   res.writeHead(status, { "content-type": "application/problem+json", ...extra });
   res.end(JSON.stringify({ type: "about:blank", title, status, detail }));
@@ -89,8 +95,8 @@ export async function startGateway(opts: GatewayOptions = {}) {
         clearTimeout(w.timer);
         w.resolve(pick(route));
       }
-      if (!route) for (const w of list.splice(0)) (clearTimeout(w.timer), w.resolve(null));
       if (route) telemetry.setQueued(route.serviceId, route.orgId, list.length);
+      else cancelAll(list);
     }
   };
 
@@ -157,9 +163,15 @@ export async function startGateway(opts: GatewayOptions = {}) {
     const route = await routeOf(key);
     if (!m || !route) return problem(res, 404, "Not Found", "No such service");
     if (!tokenMatches(route, tokenOf(req))) {
-      return problem(res, 401, "Unauthorized", "This service needs a valid service token (Authorization: Bearer …)", {
-        "www-authenticate": 'Bearer realm="forja-service"',
-      });
+      return problem(
+        res,
+        401,
+        "Unauthorized",
+        "This service needs a valid service token (Authorization: Bearer …)",
+        {
+          "www-authenticate": 'Bearer realm="forja-service"',
+        },
+      );
     }
     const began = Date.now();
     const { serviceId, orgId } = route;
@@ -171,7 +183,10 @@ export async function startGateway(opts: GatewayOptions = {}) {
     const finish = () => {
       if (done) return;
       done = true;
-      telemetry.finished(serviceId, orgId, status || res.statusCode || 499, Date.now() - began, { held, holdTimeout });
+      telemetry.finished(serviceId, orgId, status || res.statusCode || 499, Date.now() - began, {
+        held,
+        holdTimeout,
+      });
     };
     res.on("finish", finish);
     res.on("close", () => {
@@ -179,7 +194,8 @@ export async function startGateway(opts: GatewayOptions = {}) {
       finish();
     });
     const body = await readBody(req).catch(() => null);
-    if (body === null) return problem(res, 413, "Payload Too Large", `Request bodies are limited to ${maxBody} bytes`);
+    if (body === null)
+      return problem(res, 413, "Payload Too Large", `Request bodies are limited to ${maxBody} bytes`);
 
     let replica = pick(route);
     if (!replica) {
@@ -188,9 +204,17 @@ export async function startGateway(opts: GatewayOptions = {}) {
       if (got === "full" || got === null) {
         holdTimeout = got === null;
         status = 503;
-        return problem(res, 503, "Service Unavailable", got === "full" ? "Too many requests are waiting for this service to start" : "No replica became ready in time; the service is starting", {
-          "retry-after": "10",
-        });
+        return problem(
+          res,
+          503,
+          "Service Unavailable",
+          got === "full"
+            ? "Too many requests are waiting for this service to start"
+            : "No replica became ready in time; the service is starting",
+          {
+            "retry-after": "10",
+          },
+        );
       }
       replica = got;
     }
@@ -240,7 +264,7 @@ export async function startGateway(opts: GatewayOptions = {}) {
     flush: () => telemetry.flush(),
     async close() {
       for (const t of timers) clearInterval(t);
-      for (const list of waiting.values()) for (const w of list.splice(0)) (clearTimeout(w.timer), w.resolve(null));
+      for (const list of waiting.values()) cancelAll(list);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         for (const s of sockets) s.destroy();
@@ -251,6 +275,14 @@ export async function startGateway(opts: GatewayOptions = {}) {
   };
 }
 export type Gateway = Awaited<ReturnType<typeof startGateway>>;
+
+/** Answer every held request of a list with "no replica" (service gone, gateway closing). */
+function cancelAll(list: Waiter[]) {
+  for (const w of list.splice(0)) {
+    clearTimeout(w.timer);
+    w.resolve(null);
+  }
+}
 
 function isConnectionError(err: unknown): boolean {
   const code = (err as { code?: string } | null)?.code;

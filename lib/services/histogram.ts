@@ -1,5 +1,7 @@
 /** Upper bounds (ms) of the gateway's latency buckets; the last bucket is everything above the last bound. */
-export const LATENCY_BUCKETS_MS = [5, 10, 25, 50, 75, 100, 150, 200, 300, 500, 750, 1000, 2000, 5000, 10_000, 30_000];
+export const LATENCY_BUCKETS_MS = [
+  5, 10, 25, 50, 75, 100, 150, 200, 300, 500, 750, 1000, 2000, 5000, 10_000, 30_000,
+];
 
 export function emptyHistogram(): number[] {
   return new Array(LATENCY_BUCKETS_MS.length + 1).fill(0);

@@ -4,7 +4,13 @@
  */
 export { type AutoscaleResult, autoscaleServices } from "./autoscaler";
 export { type CreateServiceResult, createService } from "./create";
-export { decideScale, PANIC_WINDOW_S, type ScalingDecision, type ScalingInput, STABLE_WINDOW_S } from "./decide";
+export {
+  decideScale,
+  PANIC_WINDOW_S,
+  type ScalingDecision,
+  type ScalingInput,
+  STABLE_WINDOW_S,
+} from "./decide";
 export { SERVICE_FIELD_MESSAGES } from "./field-messages";
 export { type Gateway, type GatewayOptions, startGateway } from "./gateway";
 export { LATENCY_BUCKETS_MS, quantile } from "./histogram";

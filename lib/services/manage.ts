@@ -108,4 +108,3 @@ export async function activeReplicas(exec: Executor, serviceId: string) {
     .where(and(eq(serviceReplicas.serviceId, serviceId), isNull(serviceReplicas.endedAt)))
     .orderBy(serviceReplicas.ordinal);
 }
-

@@ -28,7 +28,8 @@ export type ModelServer = {
 
 /** The defaults of the simulated replicas, from the environment so tests use ~1 s cold starts and demos tens. */
 export function modelServerDefaults(env: NodeJS.ProcessEnv = process.env): Omit<ModelServerOptions, "name"> {
-  const num = (v: string | undefined, d: number) => (v !== undefined && Number.isFinite(Number(v)) ? Number(v) : d);
+  const num = (v: string | undefined, d: number) =>
+    v !== undefined && Number.isFinite(Number(v)) ? Number(v) : d;
   return {
     coldStartMs: num(env.FORJA_SERVICE_COLD_START_MS, 20_000),
     concurrency: num(env.FORJA_SERVICE_REPLICA_CONCURRENCY, 8),
@@ -91,7 +92,14 @@ export async function startModelServer(opts: ModelServerOptions): Promise<ModelS
       await sleep(latency);
       res.writeHead(200, { "content-type": "application/json" });
       res.end(
-        JSON.stringify({ replica: opts.name, path: url.pathname, method: req.method, bytes, latencyMs: latency, queuedMs }),
+        JSON.stringify({
+          replica: opts.name,
+          path: url.pathname,
+          method: req.method,
+          bytes,
+          latencyMs: latency,
+          queuedMs,
+        }),
       );
     } finally {
       release();
@@ -152,7 +160,9 @@ function websocketEcho(req: http.IncomingMessage, socket: Socket) {
       if (buf.length < total) return;
       const mask = masked ? buf.subarray(off, off + 4) : null;
       const payload = Buffer.from(buf.subarray(total - len, total));
-      if (mask) for (let i = 0; i < payload.length; i++) payload[i] = (payload[i] as number) ^ (mask[i % 4] as number);
+      if (mask)
+        for (let i = 0; i < payload.length; i++)
+          payload[i] = (payload[i] as number) ^ (mask[i % 4] as number);
       buf = buf.subarray(total);
       const opcode = b0 & 0x0f;
       if (opcode === 0x8) {

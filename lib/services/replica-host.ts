@@ -5,7 +5,12 @@ import { getDb } from "@/lib/db/client";
 import { serviceReplicas } from "@/lib/db/schema";
 import { getProvider, terminate } from "@/lib/provisioning";
 import { recordServiceEvent } from "./events";
-import { type ModelServer, type ModelServerOptions, modelServerDefaults, startModelServer } from "./model-server";
+import {
+  type ModelServer,
+  type ModelServerOptions,
+  modelServerDefaults,
+  startModelServer,
+} from "./model-server";
 
 /** Consecutive failed probes after which a ready replica is replaced. */
 export const UNHEALTHY_AFTER = 3;
@@ -112,7 +117,9 @@ export function createReplicaHost(opts: { regionCode?: string; server?: Partial<
 
   async function probeOnce(h: Hosted): Promise<boolean> {
     try {
-      const r = await fetch(`${h.server.url}${h.probe.path}`, { signal: AbortSignal.timeout(h.probe.timeoutMs) });
+      const r = await fetch(`${h.server.url}${h.probe.path}`, {
+        signal: AbortSignal.timeout(h.probe.timeoutMs),
+      });
       await r.arrayBuffer();
       return r.ok;
     } catch {
@@ -143,7 +150,10 @@ export function createReplicaHost(opts: { regionCode?: string; server?: Partial<
               serviceId: h.serviceId,
               at,
               code: "replica_ready",
-              params: { ordinal: h.ordinal, coldStartSeconds: Math.round((at.getTime() - h.startedAt) / 100) / 10 },
+              params: {
+                ordinal: h.ordinal,
+                coldStartSeconds: Math.round((at.getTime() - h.startedAt) / 100) / 10,
+              },
             });
           });
           return;

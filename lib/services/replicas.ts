@@ -3,12 +3,13 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { type Ctx, DomainError, QuotaExceededError, ValidationError } from "@/lib/core";
 import { getDb, type Tx } from "@/lib/db/client";
 import { serviceReplicas } from "@/lib/db/schema";
-import { launch, terminate } from "@/lib/provisioning";
+import { INSTANCE_STATES, launch, terminate } from "@/lib/provisioning";
 import { recordServiceEvent, recordServiceEventOnce } from "./events";
 import type { Service } from "./types";
 
 /** Instance states after which a replica is gone and must be replaced (or was removed on purpose). */
-const GONE = ["stopping", "stopped", "preempting", "preempted", "terminating", "terminated", "rejected", "cancelled", "failed"];
+const UP = ["requested", "queued", "provisioning", "running"];
+const GONE: string[] = INSTANCE_STATES.filter((s) => !UP.includes(s));
 
 /** Refusals are noted once a minute while they last. */
 const REFUSAL_NOTE_MS = 60_000;
@@ -135,7 +136,13 @@ export async function launchReplica(
       }
       await recordServiceEventOnce(
         db,
-        { orgId: svc.orgId, serviceId: svc.id, at: now, code: "replica_refused", params: { ordinal, reason } },
+        {
+          orgId: svc.orgId,
+          serviceId: svc.id,
+          at: now,
+          code: "replica_refused",
+          params: { ordinal, reason },
+        },
         REFUSAL_NOTE_MS,
       );
       return false;

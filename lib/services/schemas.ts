@@ -1,10 +1,5 @@
 import { z } from "zod";
-import {
-  DELAY_SECONDS_MAX,
-  REPLICAS_MAX,
-  SERVICE_FIELD_MESSAGES as M,
-  TARGET_MAX,
-} from "./field-messages";
+import { DELAY_SECONDS_MAX, SERVICE_FIELD_MESSAGES as M, REPLICAS_MAX, TARGET_MAX } from "./field-messages";
 
 /** A DNS label short enough to prefix replica names ("<service>-r<n>", at most 63). */
 export const SERVICE_NAME = /^[a-z]([-a-z0-9]{0,38}[a-z0-9])?$/;

@@ -23,28 +23,49 @@ const base: ScalingInput = {
 
 describe("decideScale", () => {
   it("desired = ceil(stable metric / target)", () => {
-    expect(decideScale({ ...base, stableMetric: 13, panicMetric: 13 })).toMatchObject({ desired: 4, kind: "scaled_up" });
+    expect(decideScale({ ...base, stableMetric: 13, panicMetric: 13 })).toMatchObject({
+      desired: 4,
+      kind: "scaled_up",
+    });
     expect(decideScale(base)).toMatchObject({ desired: 2, kind: "none" });
   });
 
   it("a burst ≥ 2× the ready capacity over the panic window scales up at once, even inside the scale-up delay", () => {
-    const d = decideScale({ ...base, stableMetric: 9, panicMetric: 30, lastScaleUpAt: ago(1), scaleUpDelayS: 60 });
+    const d = decideScale({
+      ...base,
+      stableMetric: 9,
+      panicMetric: 30,
+      lastScaleUpAt: ago(1),
+      scaleUpDelayS: 60,
+    });
     expect(d).toMatchObject({ desired: 8, kind: "panic_scale_up" });
     // Below 2× capacity the scale-up delay holds.
-    const calm = decideScale({ ...base, stableMetric: 12, panicMetric: 12, lastScaleUpAt: ago(1), scaleUpDelayS: 60 });
+    const calm = decideScale({
+      ...base,
+      stableMetric: 12,
+      panicMetric: 12,
+      lastScaleUpAt: ago(1),
+      scaleUpDelayS: 60,
+    });
     expect(calm).toMatchObject({ desired: 2, kind: "none" });
   });
 
   it("scales down only after the recommendation stayed lower for the scale-down delay", () => {
     const low = { ...base, stableMetric: 2, panicMetric: 0 };
     expect(decideScale({ ...low, lastAtOrAboveAt: ago(10) })).toMatchObject({ desired: 2, kind: "none" });
-    expect(decideScale({ ...low, lastAtOrAboveAt: ago(31) })).toMatchObject({ desired: 1, kind: "scaled_down" });
+    expect(decideScale({ ...low, lastAtOrAboveAt: ago(31) })).toMatchObject({
+      desired: 1,
+      kind: "scaled_down",
+    });
   });
 
   it("to zero only after the grace period without requests, and never below min", () => {
     const idle = { ...base, stableMetric: 1, panicMetric: 0, lastAtOrAboveAt: ago(120) };
     expect(decideScale({ ...idle, lastRequestAt: ago(59) })).toMatchObject({ desired: 1 });
-    expect(decideScale({ ...idle, lastRequestAt: ago(61) })).toMatchObject({ desired: 0, kind: "scaled_to_zero" });
+    expect(decideScale({ ...idle, lastRequestAt: ago(61) })).toMatchObject({
+      desired: 0,
+      kind: "scaled_to_zero",
+    });
     expect(decideScale({ ...idle, lastRequestAt: ago(61), min: 1 })).toMatchObject({ desired: 1 });
   });
 

@@ -6,10 +6,16 @@ import { autoscaleServices, createReplicaHost, type Gateway, startGateway } from
  * A real deployment of one test region: the gateway (own port), the replica host with its loopback model
  * servers, and the worker's passes (scheduler, reconciler, autoscaler) on a timer, all on the wall clock.
  */
-export async function startServicesRuntime(region: string, opts: { coldStartMs?: number; holdTimeoutMs?: number } = {}) {
+export async function startServicesRuntime(
+  region: string,
+  opts: { coldStartMs?: number; holdTimeoutMs?: number } = {},
+) {
   // Provisioning in a second or less; the model servers' cold start is what the test sets.
   process.env.FORJA_SIM_SPEED = "400";
-  const gateway: Gateway = await startGateway({ holdTimeoutMs: opts.holdTimeoutMs ?? 20_000, refreshMs: 150 });
+  const gateway: Gateway = await startGateway({
+    holdTimeoutMs: opts.holdTimeoutMs ?? 20_000,
+    refreshMs: 150,
+  });
   const host = createReplicaHost({
     regionCode: region,
     server: { coldStartMs: opts.coldStartMs ?? 1000, concurrency: 4, baseLatencyMs: 40, perInflightMs: 10 },
@@ -42,7 +48,11 @@ export async function startServicesRuntime(region: string, opts: { coldStartMs?:
   };
 }
 
-export async function waitFor<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 30_000) {
+export async function waitFor<T>(
+  what: string,
+  fn: () => Promise<T | null | undefined | false>,
+  timeoutMs = 30_000,
+) {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();

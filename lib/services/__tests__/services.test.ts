@@ -61,21 +61,38 @@ async function eventCodes(serviceId: string) {
   return rows;
 }
 
-/** `concurrency` clients sending requests back to back for `ms`; every status seen. */
-async function load(url: string, headers: Record<string, string>, concurrency: number, ms: number) {
+/** `concurrency` clients sending requests back to back for `ms` or until `until` says so; every status seen. */
+async function load(
+  url: string,
+  headers: Record<string, string>,
+  concurrency: number,
+  ms: number,
+  until: () => Promise<boolean> = async () => false,
+) {
   const statuses: number[] = [];
-  const until = Date.now() + ms;
+  const deadline = Date.now() + ms;
+  let stop = false;
+  const watch = (async () => {
+    while (!stop && Date.now() < deadline) {
+      if (await until()) stop = true;
+      else await new Promise((r) => setTimeout(r, 250));
+    }
+  })();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      while (Date.now() < until) {
-        const r = await fetch(`${url}/v1/completions`, { method: "POST", headers, body: '{"prompt":"hi"}' }).catch(
-          () => null,
-        );
+      while (!stop && Date.now() < deadline) {
+        const r = await fetch(`${url}/v1/completions`, {
+          method: "POST",
+          headers,
+          body: '{"prompt":"hi"}',
+        }).catch(() => null);
         statuses.push(r ? r.status : 0);
         await r?.arrayBuffer().catch(() => {});
       }
     }),
   );
+  stop = true;
+  await watch;
   return statuses;
 }
 
@@ -102,7 +119,9 @@ describe("services: spec", () => {
 
   it("refuses a region outside the organization's data residency, naming both", async () => {
     const o = await newOrg("svc-res");
-    await getDb().execute(sql`update organizations set allowed_jurisdictions = '{US}' where id = ${o.org.id}`);
+    await getDb().execute(
+      sql`update organizations set allowed_jurisdictions = '{US}' where id = ${o.org.id}`,
+    );
     const err = await createService(o.ctx, o.slug, {
       name: "eu-only",
       image: "pytorch-2.5-cuda12.4",
@@ -136,17 +155,21 @@ describe("services: gateway, replicas and autoscaler (real gateway, replicas and
 
   it("scales 0 → N under generated load, spreads it across replicas, and back to 0", async () => {
     const s = await newService();
-    const statuses = await load(s.url, s.headers, 12, 9000);
-    const peak = await replicaCounts(s.service.id);
-    expect(peak.ready).toBeGreaterThanOrEqual(3);
+    // 12 clients against a target of 2 concurrent requests per replica want 6, capped at max 4.
+    let peak = 0;
+    const statuses = await load(s.url, s.headers, 12, 45_000, async () => {
+      peak = Math.max(peak, (await replicaCounts(s.service.id)).ready);
+      return peak >= 4;
+    });
+    expect(peak).toBe(4);
     expect(statuses.filter((c) => c !== 200)).toEqual([]);
     const events = await eventCodes(s.service.id);
     const up = events.find((e) => e.code === "scaled_up" || e.code === "panic_scale_up");
     expect(up?.text).toMatch(/concurrent requests [\d.]+ over/);
+    await rt.gateway.flush();
     const traffic = await getDb().execute<{ requests: number }>(
       sql`select coalesce(sum(requests), 0)::int as requests from service_traffic where service_id = ${s.service.id}`,
     );
-    await rt.gateway.flush();
     expect(traffic.rows[0]?.requests).toBeGreaterThan(100);
     await waitFor("back to zero", async () => (await replicaCounts(s.service.id)).active === 0, 40_000);
   });
@@ -169,20 +192,28 @@ describe("services: gateway, replicas and autoscaler (real gateway, replicas and
     await waitFor(
       "a replacement",
       async () => {
-        const [gone] = await getDb().select().from(serviceReplicas).where(eq(serviceReplicas.id, victim?.id as string));
+        const [gone] = await getDb()
+          .select()
+          .from(serviceReplicas)
+          .where(eq(serviceReplicas.id, victim?.id as string));
         return gone?.endedAt && (await replicaCounts(s.service.id)).ready >= 2;
       },
       30_000,
     );
     expect((await eventCodes(s.service.id)).map((e) => e.code)).toContain("replica_unhealthy");
     await deleteService(s.ctx, s.o.slug, s.service.id);
-    await waitFor("replicas ended after delete", async () => (await replicaCounts(s.service.id)).active === 0);
+    await waitFor(
+      "replicas ended after delete",
+      async () => (await replicaCounts(s.service.id)).active === 0,
+    );
     expect((await fetch(`${s.url}/`, { headers: s.headers })).status).toBe(404);
   });
 
   it("the organization's quota caps the replicas, with the reason on the service", async () => {
     const s = await newService({ minReplicas: 3, maxReplicas: 3 }, false);
-    await getDb().insert(quotas).values({ orgId: s.o.org.id, gpuModelId: "h100", regionCode: fleet.region, maxGpus: 2 });
+    await getDb()
+      .insert(quotas)
+      .values({ orgId: s.o.org.id, gpuModelId: "h100", regionCode: fleet.region, maxGpus: 2 });
     await waitFor("two replicas and a refusal", async () => {
       const c = await replicaCounts(s.service.id);
       const refused = (await eventCodes(s.service.id)).find((e) => e.code === "replica_refused");
