@@ -44,7 +44,8 @@ import { killAt } from "./kill";
  * must be what an uninterrupted run gives: no orphan allocation, nothing double-booked, no charge counted
  * twice, nothing left stuck. A checkpoint that is never reached fails the test (the child finishes instead).
  */
-describe("crash test: a pass SIGKILLed at each checkpoint, then run again", () => {
+// Every case starts child processes (tsx); on a loaded machine each start takes tens of seconds.
+describe("crash test: a pass SIGKILLed at each checkpoint, then run again", { timeout: 300_000 }, () => {
   let cat: BillingCatalog;
   beforeAll(async () => {
     cat = await billingCatalog();

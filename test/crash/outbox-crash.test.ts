@@ -49,7 +49,8 @@ async function enqueue(n: number) {
 
 const later = () => new Date(Date.now() + 60_000);
 
-describe("crash test: the outbox deliverer SIGKILLed mid-pass, then run again", () => {
+// Every case starts child processes (tsx); on a loaded machine each start takes tens of seconds.
+describe("crash test: the outbox deliverer SIGKILLed mid-pass, then run again", { timeout: 300_000 }, () => {
   it("killed at outbox.claimed (before sending): every message sent exactly once after the restart", async () => {
     const ids = await enqueue(3);
     const killed = await killAt("outbox.claimed", "outbox", { now: later().toISOString() });

@@ -18,6 +18,8 @@ import { bigQuota, newFleet, newOrg, notebookSpec, testClock } from "@/lib/provi
  * whole database, so this file has one of its own.
  */
 const ROOT = path.resolve(import.meta.dirname, "../..");
+// Each case starts two worker processes (tsx, pg-boss set-up): on a loaded machine that alone takes a minute.
+const SLOW = 300_000;
 let smtp: TestSmtp;
 let dropDb: () => Promise<void>;
 const children: ChildProcess[] = [];
@@ -65,7 +67,7 @@ function worker(tasks: string[], pauseAt?: string): Worker {
   child.stdout?.on("data", append);
   child.stderr?.on("data", append);
   const exited = new Promise((r) => child.on("exit", r));
-  const until = (re: RegExp, ms = 60_000) =>
+  const until = (re: RegExp, ms = 120_000) =>
     new Promise<void>((resolve, reject) => {
       const t0 = Date.now();
       const look = setInterval(() => {
@@ -89,7 +91,7 @@ const jobs = async (name: string): Promise<Job[]> =>
     )
   ).rows;
 
-async function waitFor<T>(what: string, read: () => Promise<T>, done: (v: T) => boolean, ms = 40_000) {
+async function waitFor<T>(what: string, read: () => Promise<T>, done: (v: T) => boolean, ms = 120_000) {
   const t0 = Date.now();
   for (;;) {
     const v = await read();
@@ -128,62 +130,70 @@ async function restartUntilDone(task: string, before: Job[]) {
 }
 
 describe("crash test: the pg-boss worker process SIGKILLed mid-job, then a new worker started", () => {
-  it("outbox delivery killed after claiming: the job is retried and completes, every email sent exactly once", async () => {
-    await getDb().delete(outbox);
-    const ids: string[] = [];
-    for (let i = 0; i < 3; i++) {
-      const id = await enqueueEmail(getDb(), { to: unique("wcrash"), subject: `Hello ${i}`, text: "Hi" });
-      if (!id) throw new Error("not enqueued");
-      ids.push(id);
-    }
-    const task = "notify-deliver-outbox";
-    const { orphan, before } = await killMidJob(task, "outbox.claimed");
-    expect(smtp.received).toHaveLength(0);
+  it(
+    "outbox delivery killed after claiming: the job is retried and completes, every email sent exactly once",
+    async () => {
+      await getDb().delete(outbox);
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const id = await enqueueEmail(getDb(), { to: unique("wcrash"), subject: `Hello ${i}`, text: "Hi" });
+        if (!id) throw new Error("not enqueued");
+        ids.push(id);
+      }
+      const task = "notify-deliver-outbox";
+      const { orphan, before } = await killMidJob(task, "outbox.claimed");
+      expect(smtp.received).toHaveLength(0);
 
-    const { after, recoveredMs } = await restartUntilDone(task, before);
-    expect(after.find((j) => j.id === orphan.id)).toMatchObject({ state: "completed", retry_count: 1 });
-    expect(after.filter((j) => j.state === "failed")).toEqual([]);
-    const sent = await waitFor(
-      "every email sent",
-      () => getDb().select().from(outbox),
-      (rows) => rows.every((r) => r.status === "sent"),
-    );
-    expect(sent.map((r) => r.attempts)).toEqual([1, 1, 1]);
-    expect(smtp.received.map((m) => m.messageId).sort()).toEqual(
-      ids.map((id) => `<${id}@forja.localhost>`).sort(),
-    );
-    console.log(`[worker crash] outbox job recovered ${recoveredMs} ms after the restart`);
-  });
+      const { after, recoveredMs } = await restartUntilDone(task, before);
+      expect(after.find((j) => j.id === orphan.id)).toMatchObject({ state: "completed", retry_count: 1 });
+      expect(after.filter((j) => j.state === "failed")).toEqual([]);
+      const sent = await waitFor(
+        "every email sent",
+        () => getDb().select().from(outbox),
+        (rows) => rows.every((r) => r.status === "sent"),
+      );
+      expect(sent.map((r) => r.attempts)).toEqual([1, 1, 1]);
+      expect(smtp.received.map((m) => m.messageId).sort()).toEqual(
+        ids.map((id) => `<${id}@forja.localhost>`).sort(),
+      );
+      console.log(`[worker crash] outbox job recovered ${recoveredMs} ms after the restart`);
+    },
+    SLOW,
+  );
 
-  it("the scheduler killed after placing (uncommitted): the job is retried, each instance booked once on distinct GPUs", async () => {
-    const fleet = await newFleet([{ gpus: 8 }]);
-    const o = await newOrg("wcrash", testClock(new Date()));
-    await bigQuota(o.org.id, fleet.region);
-    const ids: string[] = [];
-    for (let i = 0; i < 3; i++) {
-      const spec = notebookSpec(fleet.region, { instanceType: "h100.2x" });
-      ids.push((await launch(o.ctx, o.slug, spec)).instance.id);
-    }
-    const task = "provisioning-schedule";
-    const { orphan, before } = await killMidJob(task, "scheduler.placed");
-    const live = () =>
-      getDb()
-        .select()
-        .from(gpuAllocations)
-        .where(and(inArray(gpuAllocations.instanceId, ids), isNull(gpuAllocations.releasedAt)));
-    expect(await live()).toEqual([]);
+  it(
+    "the scheduler killed after placing (uncommitted): the job is retried, each instance booked once on distinct GPUs",
+    async () => {
+      const fleet = await newFleet([{ gpus: 8 }]);
+      const o = await newOrg("wcrash", testClock(new Date()));
+      await bigQuota(o.org.id, fleet.region);
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const spec = notebookSpec(fleet.region, { instanceType: "h100.2x" });
+        ids.push((await launch(o.ctx, o.slug, spec)).instance.id);
+      }
+      const task = "provisioning-schedule";
+      const { orphan, before } = await killMidJob(task, "scheduler.placed");
+      const live = () =>
+        getDb()
+          .select()
+          .from(gpuAllocations)
+          .where(and(inArray(gpuAllocations.instanceId, ids), isNull(gpuAllocations.releasedAt)));
+      expect(await live()).toEqual([]);
 
-    const { after } = await restartUntilDone(task, before);
-    expect(after.find((j) => j.id === orphan.id)).toMatchObject({ state: "completed", retry_count: 1 });
-    expect(after.filter((j) => j.state === "failed")).toEqual([]);
-    const states = await getDb()
-      .select({ s: instances.state })
-      .from(instances)
-      .where(inArray(instances.id, ids));
-    expect(states.map((r) => r.s)).toEqual(["provisioning", "provisioning", "provisioning"]);
-    const rows = await live();
-    expect(rows).toHaveLength(6);
-    expect(new Set(rows.map((r) => r.nodeGpuId)).size).toBe(6);
-    expect(await checkCapacityInvariants(getDb(), { regionCode: fleet.region })).toEqual([]);
-  });
+      const { after } = await restartUntilDone(task, before);
+      expect(after.find((j) => j.id === orphan.id)).toMatchObject({ state: "completed", retry_count: 1 });
+      expect(after.filter((j) => j.state === "failed")).toEqual([]);
+      const states = await getDb()
+        .select({ s: instances.state })
+        .from(instances)
+        .where(inArray(instances.id, ids));
+      expect(states.map((r) => r.s)).toEqual(["provisioning", "provisioning", "provisioning"]);
+      const rows = await live();
+      expect(rows).toHaveLength(6);
+      expect(new Set(rows.map((r) => r.nodeGpuId)).size).toBe(6);
+      expect(await checkCapacityInvariants(getDb(), { regionCode: fleet.region })).toEqual([]);
+    },
+    SLOW,
+  );
 });
