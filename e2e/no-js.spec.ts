@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { expect, type Page, test } from "@playwright/test";
 import { USERS } from "./support/env";
-import { as } from "./support/fixtures";
+import { as, waitForMail } from "./support/fixtures";
 
 // A submit signs in on the server (argon2 + next-auth); on a loaded CI machine that takes seconds.
 const SUBMIT = { timeout: 30_000 };
@@ -63,5 +63,41 @@ test.describe("launch without JavaScript", () => {
     await page.getByRole("button", { name: "Launch", exact: true }).click();
     await expect(page).toHaveURL(/\/acme-ai\/instances\/[0-9a-f-]{36}$/, SUBMIT);
     await expect(page.getByRole("heading", { name })).toBeVisible();
+  });
+});
+
+test.describe("an invitation without JavaScript", () => {
+  test.use(as("owner"));
+  test("the owner invites, and the invitee creates an account from the link and joins, both with no script", async ({
+    page,
+    browser,
+  }) => {
+    const id = randomUUID().slice(0, 8);
+    const email = `nojs-invitee-${id}@invitee.test`;
+    const password = `no-js-invitee-${id}`;
+    await page.goto("/acme-ai/settings/members");
+    const form = page.getByRole("region", { name: "Invite someone" });
+    await form.getByLabel("Email address").fill(email);
+    await form.getByLabel("Role", { exact: true }).selectOption({ label: "Member" });
+    await form.getByRole("button", { name: "Send invitation" }).click();
+    await expect(page.getByRole("row", { name: new RegExp(email) })).toBeVisible(SUBMIT);
+
+    const mail = await waitForMail(email, /invited you to Acme AI/);
+    const link = mail.text?.match(/https?:\/\/\S+\/invite\/[A-Za-z0-9_-]+/)?.[0];
+    if (!link) throw new Error(`no invitation link in:\n${mail.text}`);
+    const context = await browser.newContext({
+      javaScriptEnabled: false,
+      storageState: { cookies: [], origins: [] },
+    });
+    const p = await context.newPage();
+    const urls = recordUrls(p);
+    await p.goto(link);
+    await p.getByLabel("Your name").fill(`Invitee ${id}`);
+    await p.getByLabel("Password").fill(password);
+    await p.getByRole("button", { name: "Create account and join" }).click();
+    await expect(p).toHaveURL(/\/acme-ai\/catalog$/, SUBMIT);
+    await expect(p.getByText(email)).toBeVisible();
+    expect(urls.filter((u) => u.includes(password) || u.includes("password="))).toEqual([]);
+    await context.close();
   });
 });
