@@ -21,6 +21,7 @@ import {
   topInstancesSchema,
 } from "@/lib/metering";
 import { COST_FIELD_MESSAGES } from "@/lib/metering/field-messages";
+import { LAUNCH_FIELD_MESSAGES } from "@/lib/provisioning/field-messages";
 import { allCatalogs } from "@/messages";
 
 /**
@@ -214,5 +215,27 @@ describe("cost, budget and auto-shutdown field messages", () => {
       params: { model: "NVIDIA L4", region: "us-2" },
       text: "NVIDIA L4 is not offered on this term in us-2",
     });
+  });
+
+  it("a launch's refusals that name the catalog (residency, no reservation) are catalog messages too", () => {
+    const residency = fieldMessageWith(LAUNCH_FIELD_MESSAGES.residency, {
+      allowed: "EU",
+      region: "us-va-ash1",
+      jurisdiction: "US",
+    });
+    expect(residency.text).toBe(
+      "Your organization's data-residency policy allows only EU; us-va-ash1 is in US",
+    );
+    const r = toFormResult(ValidationError.field("region", residency), t("es"), { label: "launch" });
+    expect(r.ok ? null : r.fieldErrors?.region).toEqual([
+      "La política de residencia de datos de tu organización solo permite EU; us-va-ash1 está en US",
+    ]);
+    const none = fieldMessageWith(LAUNCH_FIELD_MESSAGES.noReservation, {
+      model: "NVIDIA L4",
+      region: "eu-es-mad1",
+    });
+    expect(t("es")(none.key as string, none.params)).toMatch(
+      /^Tu organización no tiene una reserva activa de NVIDIA L4/,
+    );
   });
 });

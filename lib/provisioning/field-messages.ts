@@ -6,6 +6,8 @@ export const DISK_GIB_MAX = 4096;
 /** Higher runs first. Members may only lower their own work (batch jobs); admins and owners may raise it. */
 export const PRIORITY_MIN = -100;
 export const PRIORITY_MAX = 100;
+/** What a launch gets when it sets none; only admins and owners may go above it. */
+export const DEFAULT_PRIORITY = 0;
 
 /**
  * Every field message of the launch spec, by stable key (catalog namespace LaunchFieldErrors). The English
@@ -48,4 +50,28 @@ export const LAUNCH_FIELD_MESSAGES = fieldMessages("LaunchFieldErrors", {
   keyTooLong: "At most 200 characters",
   containerOnly: "Only containers take this; notebooks do not",
   autoRecoverSpot: "Only spot instances can auto-recover after a preemption",
+  priorityAdminOnly: ["Only admins and owners can set a priority above {max}", { max: DEFAULT_PRIORITY }],
+  regionUnknown: "This region does not exist or is closed",
+  residency: [
+    "Your organization's data-residency policy allows only {allowed}; {region} is in {jurisdiction}",
+    { allowed: "EU", region: "us-east-1", jurisdiction: "US" },
+  ],
+  instanceTypeUnknown: "This instance type does not exist",
+  imageUnknown: "This image does not exist",
+  imageKind: [
+    "{image} cannot run as a {kind}; choose another image",
+    { image: "JupyterLab", kind: "container" },
+  ],
+  imageAccelerator: [
+    "{image} is built for {accelerator} GPUs, not {vendor}",
+    { image: "PyTorch", accelerator: "NVIDIA", vendor: "AMD" },
+  ],
+  notOffered: [
+    "{instanceType} is not offered {pricing} in {region}",
+    { instanceType: "h100.1x", pricing: "spot", region: "eu-1" },
+  ],
+  noReservation: [
+    "Your organization has no active reservation for {model} in {region} with enough unused GPUs; choose on-demand or spot",
+    { model: "NVIDIA H100", region: "eu-1" },
+  ],
 });

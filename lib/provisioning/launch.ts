@@ -8,7 +8,8 @@ import { assertBudgetAllowsLaunch } from "@/lib/budgets";
 import {
   ConflictError,
   type Ctx,
-  type FieldErrors,
+  type FieldMessage,
+  fieldMessageWith,
   NotFoundError,
   nowOf,
   parseInput,
@@ -18,6 +19,7 @@ import { inReadCommittedTx } from "@/lib/db/client";
 import { images, instances, projects, regions } from "@/lib/db/schema";
 import { assertNotSuspended, assertQuotaAdmits, lockQuota } from "@/lib/quotas";
 import { why } from "./event-reasons";
+import { LAUNCH_FIELD_MESSAGES } from "./field-messages";
 import { acceleratorOfVendor } from "./images";
 import { applyTransition, recordCreated } from "./lifecycle";
 import { currentPrice, loadOffering, type PricingModelDb } from "./offerings";
@@ -33,8 +35,17 @@ export type LaunchResult = {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function addError(errors: FieldErrors, field: string, message: string) {
+type FieldIssues = Record<string, FieldMessage[]>;
+const M = LAUNCH_FIELD_MESSAGES;
+
+function addError(errors: FieldIssues, field: string, message: FieldMessage) {
   errors[field] = [...(errors[field] ?? []), message];
+}
+
+/** The refusal for what was collected: English texts for the API, keys and parameters for the console. */
+function invalid(errors: FieldIssues): ValidationError {
+  const texts = Object.fromEntries(Object.entries(errors).map(([f, l]) => [f, l.map((m) => m.text)]));
+  return new ValidationError(texts, undefined, errors);
 }
 
 /**
@@ -61,9 +72,9 @@ export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<L
       if (prior) return { instance: replayOrConflict(prior, spec), replayed: true };
     }
 
-    const errors: FieldErrors = {};
+    const errors: FieldIssues = {};
     if (spec.priority > DEFAULT_PRIORITY && !roleAtLeast(role, "admin")) {
-      addError(errors, "priority", `Only admins and owners can set a priority above ${DEFAULT_PRIORITY}`);
+      addError(errors, "priority", fieldMessageWith(M.priorityAdminOnly, { max: DEFAULT_PRIORITY }));
     }
     const [project] = await tx
       .select({ id: projects.id })
@@ -77,42 +88,53 @@ export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<L
     if (!project) throw new NotFoundError("Project");
 
     const [region] = await tx.select().from(regions).where(eq(regions.code, spec.region));
-    if (!region?.active) addError(errors, "region", "This region does not exist or is closed");
+    if (!region?.active) addError(errors, "region", fieldMessageWith(M.regionUnknown, {}));
     else if (org.allowedJurisdictions.length > 0 && !org.allowedJurisdictions.includes(region.jurisdiction)) {
       addError(
         errors,
         "region",
-        `Your organization's data-residency policy allows only ${org.allowedJurisdictions.join(", ")}; ` +
-          `${region.code} is in ${region.jurisdiction}`,
+        fieldMessageWith(M.residency, {
+          allowed: org.allowedJurisdictions.join(", "),
+          region: region.code,
+          jurisdiction: region.jurisdiction,
+        }),
       );
     }
 
     const offering = await loadOffering(tx, spec.instanceType);
-    if (!offering) addError(errors, "instanceType", "This instance type does not exist");
+    if (!offering) addError(errors, "instanceType", fieldMessageWith(M.instanceTypeUnknown, {}));
 
     const [image] = await tx.select().from(images).where(eq(images.id, spec.image));
-    if (!image?.active) addError(errors, "image", "This image does not exist");
+    if (!image?.active) addError(errors, "image", fieldMessageWith(M.imageUnknown, {}));
     else if (!image.kinds.includes(spec.kind)) {
-      addError(errors, "image", `${image.name} cannot run as a ${spec.kind}; choose another image`);
+      addError(errors, "image", fieldMessageWith(M.imageKind, { image: image.name, kind: spec.kind }));
     } else if (offering && image.accelerator !== acceleratorOfVendor(offering.vendor)) {
       addError(
         errors,
         "image",
-        `${image.name} is built for ${image.accelerator} GPUs, not ${offering.vendor}`,
+        fieldMessageWith(M.imageAccelerator, {
+          image: image.name,
+          accelerator: image.accelerator,
+          vendor: offering.vendor,
+        }),
       );
     }
-    if (!offering || !region || errors.region) throw new ValidationError(errors);
+    if (!offering || !region || errors.region) throw invalid(errors);
 
     const slices = offering.gpuCount * offering.slicesPerGpu;
     const notOffered = (model: PricingModelDb) =>
-      `${offering.instanceTypeId} is not offered ${model.replace("_", "-")} in ${region.code}`;
+      fieldMessageWith(M.notOffered, {
+        instanceType: offering.instanceTypeId,
+        pricing: model.replace("_", "-"),
+        region: region.code,
+      });
     // Prices do not depend on the quota lock: check them first so the locked section stays short.
     if (spec.pricingModel !== "reserved") {
       if (!(await currentPrice(tx, offering.instanceTypeId, region.code, spec.pricingModel, now))) {
         addError(errors, "instanceType", notOffered(spec.pricingModel));
       }
     }
-    if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+    if (Object.keys(errors).length > 0) throw invalid(errors);
 
     let pricingModel: PricingModelDb = spec.pricingModel === "reserved" ? "reserved_1y" : spec.pricingModel;
     if (spec.pricingModel === "reserved") {
@@ -129,7 +151,7 @@ export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<L
         addError(errors, "pricingModel", notOffered(term));
       } else pricingModel = term;
     }
-    if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+    if (Object.keys(errors).length > 0) throw invalid(errors);
 
     // Auto-shutdown settings get the policy's defaults; members may not go beyond its limits.
     const autoShutdown = await validateAutoShutdown(
@@ -208,7 +230,7 @@ export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<L
         now,
       });
       if ((room.get(pricingModel) ?? -1) < 0) {
-        throw new ValidationError({ pricingModel: [noReservation(offering.gpuModelName, region.code)] });
+        throw invalid({ pricingModel: [noReservation(offering.gpuModelName, region.code)] });
       }
     }
     await assertQuotaAdmits(tx, {
@@ -224,11 +246,8 @@ export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<L
   });
 }
 
-function noReservation(model: string, region: string): string {
-  return (
-    `Your organization has no active reservation for ${model} in ${region} with enough unused GPUs; ` +
-    "choose on-demand or spot"
-  );
+function noReservation(model: string, region: string): FieldMessage {
+  return fieldMessageWith(M.noReservation, { model, region });
 }
 
 function defaultWorkload(spec: LaunchSpec): "training" | "notebook" | "inference" {

@@ -1,6 +1,7 @@
 import { Cron } from "croner";
 import { z } from "zod";
 import {
+  DEFAULT_PRIORITY,
   DISK_GIB_MAX,
   DISK_GIB_MIN,
   LAUNCH_FIELD_MESSAGES as M,
@@ -8,7 +9,7 @@ import {
   PRIORITY_MIN,
 } from "./field-messages";
 
-export { DISK_GIB_MAX, DISK_GIB_MIN, PRIORITY_MAX, PRIORITY_MIN };
+export { DEFAULT_PRIORITY, DISK_GIB_MAX, DISK_GIB_MIN, PRIORITY_MAX, PRIORITY_MIN };
 
 /**
  * The launch spec, shared by the launch form, the API and the library (no server imports here, so a client
@@ -19,7 +20,6 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export const DISK_GIB_DEFAULT = 100;
 export const MAX_RUNTIME_MINUTES_MAX = 30 * 24 * 60;
-export const DEFAULT_PRIORITY = 0;
 
 function validCron(expr: string): boolean {
   try {
