@@ -12,6 +12,7 @@ import enQuotas from "./en/quotas.json";
 import enServices from "./en/services.json";
 import enSettings from "./en/settings.json";
 import enShell from "./en/shell.json";
+import enWebhooks from "./en/webhooks.json";
 import esAdmin from "./es/admin.json";
 import esApi from "./es/api.json";
 import esAuth from "./es/auth.json";
@@ -25,6 +26,7 @@ import esQuotas from "./es/quotas.json";
 import esServices from "./es/services.json";
 import esSettings from "./es/settings.json";
 import esShell from "./es/shell.json";
+import esWebhooks from "./es/webhooks.json";
 
 /**
  * Message catalog, one JSON file per namespace and language. Add a namespace by importing both files here.
@@ -45,6 +47,7 @@ const catalogs = {
     ...enInstances,
     ...enApi,
     ...enServices,
+    ...enWebhooks,
   },
   es: {
     ...esCommon,
@@ -60,6 +63,7 @@ const catalogs = {
     ...esInstances,
     ...esApi,
     ...esServices,
+    ...esWebhooks,
   },
 } satisfies Record<Locale, Record<string, unknown>>;
 

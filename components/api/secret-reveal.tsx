@@ -10,8 +10,20 @@ import { CurlExample } from "./curl-example";
  * The new token, shown once: focus moves here so a screen reader hears the warning, the token sits in a
  * read-only field (select-all on focus), with a copy button and a ready-to-run curl line.
  */
-export function SecretReveal({ secret, curl, onDone }: { secret: string; curl: string; onDone: () => void }) {
-  const t = useTranslations("ApiTokens");
+export function SecretReveal({
+  secret,
+  curl,
+  onDone,
+  namespace = "ApiTokens",
+}: {
+  secret: string;
+  /** A ready-to-run command using the secret, when there is one (an API token's). */
+  curl?: string;
+  onDone: () => void;
+  /** Where the texts are worded: secretHeading, secretWarning, secretLabel, copy, copied, copyFailed, tryIt, dismiss. */
+  namespace?: "ApiTokens" | "Webhooks";
+}) {
+  const t = useTranslations(namespace) as unknown as (key: string) => string;
   const headingRef = useRef<HTMLHeadingElement>(null);
   const headingId = useId();
   useEffect(() => {
@@ -42,7 +54,7 @@ export function SecretReveal({ secret, curl, onDone }: { secret: string; curl: s
         />
       </div>
       <CopyButton value={secret} label={t("copy")} copiedText={t("copied")} failedText={t("copyFailed")} />
-      <CurlExample label={t("tryIt")} command={curl} />
+      {curl ? <CurlExample label={t("tryIt")} command={curl} /> : null}
       <div>
         <Button type="button" onClick={onDone}>
           {t("dismiss")}

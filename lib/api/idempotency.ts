@@ -12,7 +12,11 @@ import { apiJson } from "./handler";
 export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 const KEY = /^[\x21-\x7e]{1,200}$/;
 
-type Created = { body: unknown; location?: string };
+/**
+ * `replay`: what a retry with the same key gets instead of `body`, when the first answer carries a secret
+ * shown once (it is not stored with the key).
+ */
+type Created = { body: unknown; location?: string; replay?: unknown };
 
 /**
  * A create that is safe to retry: with an `Idempotency-Key`, the first answer is stored in the creating
@@ -68,7 +72,7 @@ export async function idempotentCreate(
     if (seen) await c.tx.delete(apiIdempotencyKeys).where(where);
     const result = await create(c);
     // Stored as the client received it (dates as ISO text), so a replay is byte-for-byte the same answer.
-    const stored = JSON.parse(JSON.stringify(result.body)) as unknown;
+    const stored = JSON.parse(JSON.stringify(result.replay ?? result.body)) as unknown;
     await c.tx.insert(apiIdempotencyKeys).values({
       orgId: org.id,
       userId,
@@ -79,6 +83,6 @@ export async function idempotentCreate(
       location: result.location ?? null,
       createdAt: now,
     });
-    return created({ ...result, body: stored }, false);
+    return created({ ...result, body: JSON.parse(JSON.stringify(result.body)) as unknown }, false);
   });
 }

@@ -36,5 +36,11 @@ export {
   WEBHOOK_FIELD_MESSAGES,
   type WebhookAttemptView,
   type WebhookDeliveryView,
+  type WebhookEndpointState,
   type WebhookEndpointView,
+  webhookDeliveryJson,
+  webhookDeliveryJsonSchema,
+  webhookEndpointEtagView,
+  webhookEndpointJson,
+  webhookEndpointJsonSchema,
 } from "./webhooks";

@@ -23,7 +23,7 @@ export const WEBHOOK_FIELD_MESSAGES = fieldMessages("WebhookFieldErrors", {
   eventInvalid: "Choose events from the list",
   descriptionTooLong: "Descriptions are at most 200 characters",
   formatInvalid: "Choose the standard format or Slack-compatible",
-  idInvalid: "Choose an endpoint",
+  enabledInvalid: "Say whether the endpoint is active: true or false",
 });
 const M = WEBHOOK_FIELD_MESSAGES;
 
@@ -72,9 +72,16 @@ export const createWebhookSchema = z.object({
 });
 export type CreateWebhookInput = z.input<typeof createWebhookSchema>;
 
-const idSchema = z.object({ id: z.uuid({ error: M.idInvalid }) });
-const enabledSchema = idSchema.extend({
-  enabled: z.preprocess((v) => v === true || v === "true" || v === "on" || v === "1", z.boolean()),
+const enabledSchema = z.object({
+  enabled: z.preprocess(
+    (v) =>
+      v === true || v === "true" || v === "on" || v === "1"
+        ? true
+        : v === false || v === "false" || v === "off" || v === "0"
+          ? false
+          : v,
+    z.boolean({ error: M.enabledInvalid }),
+  ),
 });
 
 export type WebhookEndpointView = {
@@ -110,6 +117,9 @@ export type WebhookDeliveryView = {
   payload: unknown;
   history: WebhookAttemptView[];
 };
+
+/** What an update may be conditional on (the endpoint's own settings, not its latest delivery). */
+export type WebhookEndpointState = Omit<WebhookEndpointView, "lastDelivery">;
 
 const endpointColumns = {
   id: webhookEndpoints.id,
@@ -209,13 +219,16 @@ export async function listWebhookEndpoints(ctx: Ctx, orgSlug: string): Promise<W
   });
 }
 
-async function endpointOf(ctx: Ctx, orgSlug: string, id: string) {
+/** Admins first (a weaker role's call is a refusal whatever it sends), then the id: malformed or another tenant's → not found. */
+async function endpointOf(ctx: Ctx, orgSlug: string, rawId: unknown, lock = false) {
   const { org } = await requireOrgAccess(ctx, orgSlug, "admin");
-  const [row] = await readDb(ctx)
+  const id = idOrNotFound(rawId, "Webhook endpoint");
+  const query = readDb(ctx)
     .select(endpointColumns)
     .from(webhookEndpoints)
     .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.orgId, org.id)))
     .limit(1);
+  const [row] = lock ? await query.for("update") : await query;
   if (!row) throw new NotFoundError("Webhook endpoint");
   return { org, row };
 }
@@ -224,11 +237,11 @@ async function endpointOf(ctx: Ctx, orgSlug: string, id: string) {
 export async function getWebhookEndpoint(
   ctx: Ctx,
   orgSlug: string,
-  rawId: string,
+  rawId: unknown,
   opts: { limit?: number } = {},
 ): Promise<{ endpoint: WebhookEndpointView; deliveries: WebhookDeliveryView[] }> {
-  const { id } = parseIdOrNotFound(rawId);
-  const { row } = await endpointOf(ctx, orgSlug, id);
+  const { row } = await endpointOf(ctx, orgSlug, rawId);
+  const id = row.id;
   const exec = readDb(ctx);
   const deliveries = await exec
     .select()
@@ -283,9 +296,9 @@ export async function getWebhookEndpoint(
 }
 
 /** A malformed id names nothing: not found, like another tenant's. */
-function parseIdOrNotFound(id: string): { id: string } {
-  const parsed = idSchema.safeParse({ id });
-  if (!parsed.success) throw new NotFoundError("Webhook endpoint");
+function idOrNotFound(id: unknown, what: string): string {
+  const parsed = z.uuid().safeParse(id);
+  if (!parsed.success) throw new NotFoundError(what);
   return parsed.data;
 }
 
@@ -293,24 +306,28 @@ function parseIdOrNotFound(id: string): { id: string } {
 export async function setWebhookEnabled(
   ctx: Ctx,
   orgSlug: string,
-  raw: unknown,
+  rawId: unknown,
+  rawEnabled: unknown,
+  opts: { precondition?: (current: WebhookEndpointState) => void } = {},
 ): Promise<{ id: string; enabled: boolean }> {
-  const input = parseInput(enabledSchema, raw);
   const now = nowOf(ctx);
   return inTx(ctx, async (c) => {
-    const { org } = await endpointOf(c, orgSlug, input.id);
+    const { org, row } = await endpointOf(c, orgSlug, rawId, true);
+    const { enabled } = parseInput(enabledSchema, { enabled: rawEnabled });
+    // On the locked row: a client that read an older version (If-Match) is refused before anything changes.
+    opts.precondition?.(row);
     await c.tx
       .update(webhookEndpoints)
-      .set({ enabled: input.enabled, updatedAt: now })
-      .where(eq(webhookEndpoints.id, input.id));
+      .set({ enabled, updatedAt: now })
+      .where(eq(webhookEndpoints.id, row.id));
     await writeAudit(c.tx, c.actor, {
       orgId: org.id,
-      action: input.enabled ? "webhook.enabled" : "webhook.disabled",
+      action: enabled ? "webhook.enabled" : "webhook.disabled",
       targetType: "webhook",
-      targetId: input.id,
+      targetId: row.id,
       at: now,
     });
-    return { id: input.id, enabled: input.enabled };
+    return { id: row.id, enabled };
   });
 }
 
@@ -318,18 +335,17 @@ export async function setWebhookEnabled(
 export async function deleteWebhookEndpoint(
   ctx: Ctx,
   orgSlug: string,
-  raw: unknown,
+  rawId: unknown,
 ): Promise<{ url: string }> {
-  const input = parseInput(idSchema, raw);
   const now = nowOf(ctx);
   return inTx(ctx, async (c) => {
-    const { org, row } = await endpointOf(c, orgSlug, input.id);
-    await c.tx.delete(webhookEndpoints).where(eq(webhookEndpoints.id, input.id));
+    const { org, row } = await endpointOf(c, orgSlug, rawId);
+    await c.tx.delete(webhookEndpoints).where(eq(webhookEndpoints.id, row.id));
     await writeAudit(c.tx, c.actor, {
       orgId: org.id,
       action: "webhook.deleted",
       targetType: "webhook",
-      targetId: input.id,
+      targetId: row.id,
       data: { origin: new URL(row.url).origin },
       at: now,
     });
@@ -341,16 +357,15 @@ export async function deleteWebhookEndpoint(
 export async function sendTestWebhook(
   ctx: Ctx,
   orgSlug: string,
-  raw: unknown,
+  rawId: unknown,
 ): Promise<{ deliveryId: string }> {
-  const input = parseInput(idSchema, raw);
   const now = nowOf(ctx);
   return inTx(ctx, async (c) => {
-    const { org } = await endpointOf(c, orgSlug, input.id);
+    const { org, row: endpoint } = await endpointOf(c, orgSlug, rawId);
     const [row] = await c.tx
       .insert(webhookDeliveries)
       .values({
-        endpointId: input.id,
+        endpointId: endpoint.id,
         orgId: org.id,
         eventType: TEST_EVENT_TYPE,
         payload: {
@@ -374,16 +389,25 @@ export async function sendTestWebhook(
 export async function resendWebhookDelivery(
   ctx: Ctx,
   orgSlug: string,
-  raw: unknown,
+  rawDeliveryId: unknown,
+  opts: { endpointId?: string } = {},
 ): Promise<{ deliveryId: string; endpointId: string }> {
-  const input = parseInput(z.object({ deliveryId: z.uuid({ error: M.idInvalid }) }), raw);
   const now = nowOf(ctx);
   return inTx(ctx, async (c) => {
     const { org } = await requireOrgAccess(c, orgSlug, "admin");
+    const deliveryId = idOrNotFound(rawDeliveryId, "Webhook delivery");
     const [row] = await c.tx
       .update(webhookDeliveries)
       .set({ status: "pending", attempts: 0, nextAttemptAt: now })
-      .where(and(eq(webhookDeliveries.id, input.deliveryId), eq(webhookDeliveries.orgId, org.id)))
+      .where(
+        and(
+          eq(webhookDeliveries.id, deliveryId),
+          eq(webhookDeliveries.orgId, org.id),
+          opts.endpointId
+            ? eq(webhookDeliveries.endpointId, idOrNotFound(opts.endpointId, "Webhook delivery"))
+            : undefined,
+        ),
+      )
       .returning({ id: webhookDeliveries.id, endpointId: webhookDeliveries.endpointId });
     if (!row) throw new NotFoundError("Webhook delivery");
     await writeAudit(c.tx, c.actor, {
@@ -395,4 +419,84 @@ export async function resendWebhookDelivery(
     });
     return { deliveryId: row.id, endpointId: row.endpointId };
   });
+}
+
+/** The API's JSON for an endpoint (never the secret; `secret` appears once, in the create answer). */
+export const webhookEndpointJsonSchema = z
+  .object({
+    id: z.uuid(),
+    url: z.string(),
+    description: z.string(),
+    events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
+    format: z.enum(["standard", "slack"]),
+    enabled: z.boolean(),
+    secretHint: z.string().meta({ description: "The secret's last characters, to tell secrets apart" }),
+    createdAt: z.iso.datetime(),
+    lastDelivery: z
+      .object({
+        status: z.enum(["pending", "delivered", "failed"]),
+        at: z.iso.datetime(),
+        statusCode: z.number().int().nullable(),
+      })
+      .nullable(),
+  })
+  .meta({ id: "WebhookEndpoint" });
+
+export const webhookDeliveryJsonSchema = z
+  .object({
+    id: z.uuid().meta({ description: "The idempotency id receivers see as webhook-id" }),
+    eventType: z.string(),
+    status: z.enum(["pending", "delivered", "failed"]),
+    attempts: z.number().int().meta({ description: "Attempts in the current round" }),
+    nextAttemptAt: z.iso.datetime(),
+    lastStatusCode: z.number().int().nullable(),
+    createdAt: z.iso.datetime(),
+    deliveredAt: z.iso.datetime().nullable(),
+    payload: z.record(z.string(), z.unknown()),
+    history: z.array(
+      z.object({
+        n: z.number().int(),
+        at: z.iso.datetime(),
+        statusCode: z.number().int().nullable(),
+        responseExcerpt: z.string().nullable(),
+        error: z.string().nullable(),
+        durationMs: z.number().int(),
+      }),
+    ),
+  })
+  .meta({ id: "WebhookDelivery" });
+
+/** JSON-ready: dates as ISO text. */
+export function webhookEndpointJson(e: WebhookEndpointView): z.infer<typeof webhookEndpointJsonSchema> {
+  return {
+    ...e,
+    events: e.events as Array<(typeof WEBHOOK_EVENT_TYPES)[number]>,
+    createdAt: e.createdAt.toISOString(),
+    lastDelivery: e.lastDelivery ? { ...e.lastDelivery, at: e.lastDelivery.at.toISOString() } : null,
+  };
+}
+
+export function webhookDeliveryJson(d: WebhookDeliveryView): z.infer<typeof webhookDeliveryJsonSchema> {
+  return {
+    ...d,
+    payload: d.payload as Record<string, unknown>,
+    nextAttemptAt: d.nextAttemptAt.toISOString(),
+    createdAt: d.createdAt.toISOString(),
+    deliveredAt: d.deliveredAt?.toISOString() ?? null,
+    history: d.history.map((a) => ({ ...a, at: a.at.toISOString() })),
+  };
+}
+
+/** The part of an endpoint its ETag covers: its settings, so a delivery does not make a client's copy stale. */
+export function webhookEndpointEtagView(e: WebhookEndpointState) {
+  return {
+    id: e.id,
+    url: e.url,
+    description: e.description,
+    events: e.events,
+    format: e.format,
+    enabled: e.enabled,
+    secretHint: e.secretHint,
+    createdAt: e.createdAt.toISOString(),
+  };
 }

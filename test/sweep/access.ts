@@ -65,6 +65,14 @@ export const API_ACCESS: Record<string, Level> = {
   "GET /api/v1/orgs/[org]/usage/top-instances": "viewer",
   "GET /api/v1/orgs/[org]/notifications": "viewer",
   "POST /api/v1/orgs/[org]/notifications/read": "viewer",
+  "GET /api/v1/orgs/[org]/webhooks": "admin",
+  "POST /api/v1/orgs/[org]/webhooks": "admin",
+  "GET /api/v1/orgs/[org]/webhooks/[id]": "admin",
+  "PATCH /api/v1/orgs/[org]/webhooks/[id]": "admin",
+  "DELETE /api/v1/orgs/[org]/webhooks/[id]": "admin",
+  "GET /api/v1/orgs/[org]/webhooks/[id]/deliveries": "admin",
+  "POST /api/v1/orgs/[org]/webhooks/[id]/test": "admin",
+  "POST /api/v1/orgs/[org]/webhooks/[id]/deliveries/[deliveryId]/resend": "admin",
 };
 
 /**
@@ -100,6 +108,9 @@ export const PAGE_ACCESS: Record<string, Level> = {
   "/[org]/settings/members": "viewer",
   "/[org]/settings/projects": "viewer",
   "/[org]/settings/tokens": "viewer",
+  "/[org]/settings/webhooks": "viewer",
+  // Admins only: to everyone else an endpoint is as absent as another tenant's (a 404).
+  "/[org]/settings/webhooks/[id]": "viewer",
   "/[org]/usage": "viewer",
   "/[org]/usage/reservations": "viewer",
   "/admin": "operator",
@@ -147,6 +158,11 @@ export const ACTION_ACCESS: Record<string, Level> = {
   "(console)/[org]/settings/projects/actions.ts#updateProjectAction": "admin",
   "(console)/[org]/settings/tokens/actions.ts#createTokenAction": "member",
   "(console)/[org]/settings/tokens/actions.ts#revokeTokenAction": "viewer",
+  "(console)/[org]/settings/webhooks/actions.ts#createWebhookAction": "admin",
+  "(console)/[org]/settings/webhooks/actions.ts#setWebhookEnabledAction": "admin",
+  "(console)/[org]/settings/webhooks/actions.ts#deleteWebhookAction": "admin",
+  "(console)/[org]/settings/webhooks/actions.ts#sendTestWebhookAction": "admin",
+  "(console)/[org]/settings/webhooks/actions.ts#resendWebhookAction": "admin",
   "(console)/[org]/quotas/actions.ts#requestQuotaAction": "member",
   "(console)/[org]/quotas/actions.ts#setProjectShareAction": "admin",
   "(console)/[org]/usage/reservations/actions.ts#quoteReservationAction": "viewer",

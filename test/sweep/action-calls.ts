@@ -6,6 +6,7 @@ import { createBudget } from "@/lib/budgets";
 import type { Ctx } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { memberships } from "@/lib/db/schema";
+import { createWebhookEndpoint, sendTestWebhook } from "@/lib/notify";
 import { launch, suspendOrganization } from "@/lib/provisioning";
 import { bigQuota, notebookSpec, type TestFleet } from "@/lib/provisioning/__tests__/fixtures";
 import { createCohort, createQuotaRequest } from "@/lib/quotas";
@@ -54,6 +55,14 @@ export function form(values: Record<string, string | string[]> = {}): FormData {
   const fd = new FormData();
   for (const [k, v] of Object.entries(values)) for (const one of [v].flat()) fd.append(k, one);
   return fd;
+}
+
+async function webhookOf(o: ActionOrg): Promise<string> {
+  const { endpoint } = await createWebhookEndpoint(o.owner, o.slug, {
+    url: "https://hooks.example.com/sweep",
+    events: ["instance.state_changed"],
+  });
+  return endpoint.id;
 }
 
 async function instanceOf(o: ActionOrg): Promise<string> {
@@ -210,6 +219,25 @@ export const ACTION_CALLS: Record<string, Recipe> = {
     args: [null, form({ tokenId: await viewerToken(o) })],
     ids: true,
   }),
+  [`${org}/settings/webhooks/actions.ts#createWebhookAction`]: () => ({
+    args: [null, form({ url: "https://hooks.example.com/sweep", events: ["instance.state_changed"] })],
+  }),
+  [`${org}/settings/webhooks/actions.ts#setWebhookEnabledAction`]: async (o) => ({
+    args: [null, form({ id: await webhookOf(o), enabled: "false" })],
+    ids: true,
+  }),
+  [`${org}/settings/webhooks/actions.ts#deleteWebhookAction`]: async (o) => ({
+    args: [null, form({ id: await webhookOf(o) })],
+    ids: true,
+  }),
+  [`${org}/settings/webhooks/actions.ts#sendTestWebhookAction`]: async (o) => ({
+    args: [null, form({ id: await webhookOf(o) })],
+    ids: true,
+  }),
+  [`${org}/settings/webhooks/actions.ts#resendWebhookAction`]: async (o) => {
+    const { deliveryId } = await sendTestWebhook(o.owner, o.slug, await webhookOf(o));
+    return { args: [null, form({ deliveryId })], ids: true };
+  },
   [`${org}/quotas/actions.ts#requestQuotaAction`]: (o) => ({
     args: [null, form({ ...quotaKey(o), requestedGpus: "64", until: "", reason: "Sweep" })],
   }),

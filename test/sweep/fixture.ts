@@ -3,6 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import { createBudget } from "@/lib/budgets";
 import { getDb } from "@/lib/db/client";
 import { memberships, users } from "@/lib/db/schema";
+import { createWebhookEndpoint } from "@/lib/notify";
 import { launch } from "@/lib/provisioning";
 import { bigQuota, newFleet, newOrg, notebookSpec } from "@/lib/provisioning/__tests__/fixtures";
 import { createApiToken } from "@/lib/tenancy";
@@ -43,8 +44,15 @@ export async function sweepFixture() {
     return instance.id;
   }
   let budgets = 0;
-  /** An id of the resource a route pattern names: a budget under /budgets/, else an instance. */
+  /** An id of the resource a route pattern names: a webhook endpoint, a budget, else an instance. */
   async function newIdFor(pattern: string): Promise<string> {
+    if (pattern.includes("/webhooks/")) {
+      const { endpoint } = await createWebhookEndpoint(a.ctx, a.slug, {
+        url: "https://hooks.example.com/sweep",
+        events: ["instance.state_changed"],
+      });
+      return endpoint.id;
+    }
     if (!pattern.includes("/budgets/")) return newInstance();
     const budget = await createBudget(a.ctx, a.slug, { name: `sweep ${++budgets}`, amountUsd: 100 });
     return budget.id;

@@ -34,6 +34,7 @@ import {
 } from "./parts";
 import { budgetPaths } from "./paths-budgets";
 import { resourcePaths } from "./paths-resources";
+import { webhookPaths } from "./paths-webhooks";
 import {
   instanceDetailSchema,
   instanceListSchema,
@@ -504,7 +505,7 @@ export function openApiDocument() {
           },
         },
       },
-      paths: { ...paths, ...budgetPaths, ...resourcePaths },
+      paths: { ...paths, ...budgetPaths, ...resourcePaths, ...webhookPaths },
     },
     {
       // Query values arrive as strings and JSON carries dates as ISO text: document coerced dates that way.

@@ -196,14 +196,10 @@ describe("delivering", () => {
       .limit(1);
     if (!d) throw new Error("no delivery");
     received.length = 0;
-    await expect(resendWebhookDelivery(other.ctx, other.slug, { deliveryId: d.id })).rejects.toBeInstanceOf(
-      NotFoundError,
-    );
+    await expect(resendWebhookDelivery(other.ctx, other.slug, d.id)).rejects.toBeInstanceOf(NotFoundError);
     const member = await org.as("member");
-    await expect(resendWebhookDelivery(member, org.slug, { deliveryId: d.id })).rejects.toBeInstanceOf(
-      ForbiddenError,
-    );
-    await resendWebhookDelivery(org.ctx, org.slug, { deliveryId: d.id });
+    await expect(resendWebhookDelivery(member, org.slug, d.id)).rejects.toBeInstanceOf(ForbiddenError);
+    await resendWebhookDelivery(org.ctx, org.slug, d.id);
     expect(await deliverAll(org.clock.now())).toEqual({ delivered: 1, failed: 0 });
     expect(received.map((g) => g.headers["webhook-id"])).toEqual([d.id]);
     const [{ n } = { n: 0 }] = await getDb()
@@ -216,7 +212,7 @@ describe("delivering", () => {
   it("gives up after the last attempt and marks the delivery failed", async () => {
     received.length = 0;
     answers = Array(20).fill(503);
-    const { deliveryId } = await sendTestWebhook(org.ctx, org.slug, { id: endpointId });
+    const { deliveryId } = await sendTestWebhook(org.ctx, org.slug, endpointId);
     let at = org.clock.now().getTime();
     for (let i = 0; i < 12; i++) {
       await deliverAll(new Date(at));
@@ -249,7 +245,7 @@ describe("delivering", () => {
   });
 
   it("a paused endpoint gets no new deliveries; events it does not subscribe to are not sent", async () => {
-    await setWebhookEnabled(org.ctx, org.slug, { id: endpointId, enabled: "false" });
+    await setWebhookEnabled(org.ctx, org.slug, endpointId, "false");
     const before = (
       await getDb()
         .select({ n: count() })
@@ -265,7 +261,7 @@ describe("delivering", () => {
         .where(eq(webhookDeliveries.endpointId, endpointId))
     )[0]?.n;
     expect(after).toBe(before);
-    await setWebhookEnabled(org.ctx, org.slug, { id: endpointId, enabled: "true" });
+    await setWebhookEnabled(org.ctx, org.slug, endpointId, "true");
   });
 
   it("Slack-compatible endpoints get a text line, still signed", async () => {

@@ -15,6 +15,7 @@ export default async function SettingsLayout({
   const t = await getTranslations("Settings");
   const tApi = await getTranslations("ApiTokens");
   const tc = await getTranslations("Costs.autoShutdown");
+  const tw = await getTranslations("Webhooks");
   const base = `/${org.slug}/settings`;
   return (
     <div className="flex max-w-4xl flex-col gap-6">
@@ -27,6 +28,7 @@ export default async function SettingsLayout({
           { href: `${base}/projects`, label: t("projects") },
           { href: `${base}/tokens`, label: tApi("nav") },
           { href: `${base}/auto-shutdown`, label: tc("tab") },
+          { href: `${base}/webhooks`, label: tw("nav") },
         ]}
       />
       {children}
