@@ -10,9 +10,18 @@ export type LaunchSpec = paths["/orgs/{org}/instances"]["post"]["requestBody"] e
   ? B
   : never;
 export type Instance = components["schemas"]["Instance"];
+type BudgetBody = paths["/orgs/{org}/budgets"]["post"]["requestBody"] extends
+  | { content: { "application/json": infer B } }
+  | undefined
+  ? B
+  : never;
+/** A budget in an apply file: the API's budget body with `kind: budget`. */
+export type BudgetDoc = BudgetBody & { kind: "budget" };
+export type ApplyDoc = LaunchSpec | BudgetDoc;
+export const isBudget = (d: ApplyDoc): d is BudgetDoc => (d as { kind: string }).kind === "budget";
 
 /** Every YAML document of a file (`---` separated), each an object; comments and empty documents ignored. */
-export function readSpecFile(file: string): LaunchSpec[] {
+export function readSpecFile(file: string): ApplyDoc[] {
   let text: string;
   try {
     text = file === "-" ? fs.readFileSync(0, "utf8") : fs.readFileSync(file, "utf8");
@@ -20,7 +29,7 @@ export function readSpecFile(file: string): LaunchSpec[] {
     throw new CliError(`Cannot read ${file}: ${(err as Error).message}`, EXIT.usage);
   }
   const docs = parseAllDocuments(text);
-  const out: LaunchSpec[] = [];
+  const out: ApplyDoc[] = [];
   for (const [i, doc] of (Array.isArray(docs) ? docs : [docs]).entries()) {
     if (doc.errors.length > 0) {
       throw new CliError(
@@ -33,7 +42,7 @@ export function readSpecFile(file: string): LaunchSpec[] {
     if (typeof value !== "object" || Array.isArray(value)) {
       throw new CliError(`${file}, document ${i + 1}: expected a launch spec (a mapping)`, EXIT.usage);
     }
-    const spec = value as LaunchSpec;
+    const spec = value as ApplyDoc;
     if (typeof spec.name !== "string") {
       throw new CliError(`${file}, document ${i + 1}: every document needs a name`, EXIT.usage);
     }

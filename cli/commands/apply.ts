@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { createInterface } from "node:readline/promises";
 import type { Command } from "commander";
 import { type Api, ok } from "../client";
 import { CliError, EXIT } from "../errors";
 import { action, examples } from "../kit";
-import { emit, note, type OutputMode } from "../output";
-import { type Instance, type LaunchSpec, readSpecFile } from "../spec";
+import { emit, note } from "../output";
+import { type BudgetDoc, type Instance, isBudget, type LaunchSpec, readSpecFile } from "../spec";
+import { applyBudget, deleteBudget, findBudgets, planBudgets } from "./apply-budgets";
+import { type Change, canonical, confirm, describePlan, type PlanItem } from "./plan";
 
 /**
  * States an apply file can still own; anything else (terminating included) is history, not "the" instance.
@@ -21,15 +22,6 @@ const LIVE = new Set<Instance["state"]>([
   "preempting",
   "preempted",
 ]);
-
-type Change = { field: string; from: unknown; to: unknown };
-export type PlanItem = {
-  name: string;
-  project: string;
-  action: "create" | "unchanged" | "replace";
-  id: string | null;
-  changes: Change[];
-};
 
 /** The spec's value of each compared field with the API's defaults filled in, beside the instance's value. */
 function compared(spec: LaunchSpec, i: Instance): Array<[string, unknown, unknown]> {
@@ -51,19 +43,6 @@ function compared(spec: LaunchSpec, i: Instance): Array<[string, unknown, unknow
     ["priority", spec.priority ?? 0, s.priority],
     ["autoRecover", spec.autoRecover ?? false, s.autoRecover],
   ];
-}
-
-/** JSON with sorted keys, so `{a,b}` and `{b,a}` compare equal. */
-function canonical(v: unknown): string {
-  if (v === null || typeof v !== "object") return JSON.stringify(v ?? null);
-  if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
-  const entries = Object.entries(v as Record<string, unknown>).filter(
-    ([, x]) => x !== undefined && x !== null,
-  );
-  return `{${entries
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([k, x]) => `${JSON.stringify(k)}:${canonical(x)}`)
-    .join(",")}}`;
 }
 
 export function diffSpec(spec: LaunchSpec, inst: Instance): Change[] {
@@ -95,12 +74,13 @@ async function find(api: Api, org: string, live: Instance[], spec: LaunchSpec): 
 const getDetail = (api: Api, org: string, id: string) =>
   ok(api.GET("/orgs/{org}/instances/{id}", { params: { path: { org, id } } }));
 
-export async function plan(api: Api, org: string, specs: LaunchSpec[]): Promise<PlanItem[]> {
+async function planInstances(api: Api, org: string, specs: LaunchSpec[]): Promise<PlanItem[]> {
+  if (specs.length === 0) return [];
   const live = await liveInstances(api, org);
   const out: PlanItem[] = [];
   for (const spec of specs) {
     const inst = await find(api, org, live, spec);
-    const base = { name: spec.name, project: spec.project ?? "default" };
+    const base = { kind: "instance" as const, name: spec.name, project: spec.project ?? "default" };
     if (!inst) out.push({ ...base, action: "create", id: null, changes: [] });
     else {
       const changes = diffSpec(spec, inst);
@@ -109,33 +89,6 @@ export async function plan(api: Api, org: string, specs: LaunchSpec[]): Promise<
     }
   }
   return out;
-}
-
-const show = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
-
-export function describePlan(items: PlanItem[]): string {
-  return items
-    .map((p) => {
-      if (p.action === "unchanged") return `= ${p.name}: unchanged`;
-      if (p.action === "create") return `+ ${p.name}: will be created`;
-      const lines = p.changes.map((c) => `    ${c.field}:\n      - ${show(c.from)}\n      + ${show(c.to)}`);
-      return `~ ${p.name}: will be replaced (terminate ${p.id}, launch anew)\n${lines.join("\n")}`;
-    })
-    .join("\n");
-}
-
-/** Destructive steps need a yes: --yes, or a person answering y at a terminal; a script without --yes stops. */
-export async function confirm(mode: OutputMode & { yes?: unknown }, question: string): Promise<boolean> {
-  if (mode.yes) return true;
-  if (!process.stdin.isTTY) {
-    throw new CliError(`${question} Run again with --yes to proceed (or --dry-run to only look)`, EXIT.usage);
-  }
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
-  } finally {
-    rl.close();
-  }
 }
 
 const launch = (api: Api, org: string, spec: LaunchSpec) =>
@@ -152,15 +105,26 @@ export function registerApply(program: Command) {
   examples(
     program
       .command("apply")
-      .description("Make the instances in a YAML file exist as written: create, leave alone, or replace")
-      .requiredOption("-f, --file <spec.yaml>", "one or more launch specs, `---` separated (- for stdin)")
+      .description(
+        "Make the instances and budgets in a YAML file exist as written: create, leave, update or replace",
+      )
+      .requiredOption(
+        "-f, --file <spec.yaml>",
+        "launch specs and `kind: budget` documents, `---` separated (- for stdin)",
+      )
       .option("--dry-run", "only show the plan")
       .option("-y, --yes", "do not ask before replacing")
       .action(
         action(async ({ opts, session }) => {
-          const specs = readSpecFile(String(opts.file));
+          const docs = readSpecFile(String(opts.file));
+          const specs = docs.filter((d): d is LaunchSpec => !isBudget(d));
+          const budgets = docs.filter(isBudget);
           const { api, org } = await session();
-          const items = await plan(api, org, specs);
+          const [forInstances, forBudgets] = await Promise.all([
+            planInstances(api, org, specs),
+            planBudgets(api, org, budgets),
+          ]);
+          const items = [...forInstances, ...forBudgets];
           const changing = items.filter((p) => p.action !== "unchanged");
           if (!opts.json) process.stdout.write(`${describePlan(items)}\n`);
           const applied = !opts.dryRun && changing.length > 0;
@@ -170,18 +134,21 @@ export function registerApply(program: Command) {
             }
           }
           if (applied) {
-            for (const [k, p] of items.entries()) {
-              const spec = specs[k] as LaunchSpec;
+            for (const [k, p] of forInstances.entries()) {
               if (p.action === "replace" && p.id) await terminate(api, org, p.id);
-              if (p.action !== "unchanged") p.id = (await launch(api, org, spec)).id;
+              if (p.action !== "unchanged") p.id = (await launch(api, org, specs[k] as LaunchSpec)).id;
+            }
+            for (const [k, p] of forBudgets.entries()) {
+              if (p.action !== "unchanged") p.id = await applyBudget(api, org, p, budgets[k] as BudgetDoc);
             }
           }
+          const count = (a: PlanItem["action"]) => items.filter((p) => p.action === a).length;
           const summary =
             changing.length === 0
-              ? "Nothing to do: every instance is as the file says."
+              ? "Nothing to do: everything is as the file says."
               : opts.dryRun
                 ? `Dry run: ${changing.length} to change, nothing done.`
-                : `Applied: ${items.filter((p) => p.action === "create").length} created, ${items.filter((p) => p.action === "replace").length} replaced, ${items.length - changing.length} unchanged.`;
+                : `Applied: ${count("create")} created, ${count("update")} updated, ${count("replace")} replaced, ${count("unchanged")} unchanged.`;
           emit(
             opts,
             { dryRun: Boolean(opts.dryRun), applied, items },
@@ -200,33 +167,48 @@ export function registerApply(program: Command) {
   examples(
     program
       .command("delete")
-      .description("Terminate the instances a YAML file names (the ones still alive)")
+      .description("Terminate the instances and delete the budgets a YAML file names")
       .requiredOption("-f, --file <spec.yaml>", "the file given to `forja apply`")
       .option("-y, --yes", "do not ask")
       .action(
         action(async ({ opts, session }) => {
-          const specs = readSpecFile(String(opts.file));
+          const docs = readSpecFile(String(opts.file));
+          const specs = docs.filter((d): d is LaunchSpec => !isBudget(d));
+          const budgetDocs = docs.filter(isBudget);
           const { api, org } = await session();
           const live = await liveInstances(api, org);
           const found = await Promise.all(specs.map((s) => find(api, org, live, s)));
-          const targets = found.filter((i): i is Instance => i !== null);
-          if (
-            targets.length &&
-            !(await confirm(opts, `Terminate ${targets.map((t) => t.name).join(", ")}?`))
-          ) {
+          const foundBudgets = await findBudgets(api, org, budgetDocs);
+          const targets = [
+            ...found.flatMap((i) => (i ? [{ kind: "instance", name: i.name, id: i.id }] : [])),
+            ...foundBudgets.flatMap((b) =>
+              b ? [{ kind: "budget", name: `budget/${b.name}`, id: b.id }] : [],
+            ),
+          ];
+          if (targets.length && !(await confirm(opts, `Delete ${targets.map((t) => t.name).join(", ")}?`))) {
             throw new CliError("Nothing changed", EXIT.error);
           }
-          for (const t of targets) await terminate(api, org, t.id);
-          const items = specs.map((s, k) => ({
-            name: s.name,
-            id: found[k]?.id ?? null,
-            action: found[k] ? "terminated" : "absent",
-          }));
+          for (const t of targets) {
+            if (t.kind === "instance") await terminate(api, org, t.id);
+            else await deleteBudget(api, org, t.id);
+          }
+          const items = [
+            ...specs.map((s, k) => ({
+              name: s.name,
+              id: found[k]?.id ?? null,
+              action: found[k] ? "terminated" : "absent",
+            })),
+            ...budgetDocs.map((d, k) => ({
+              name: `budget/${d.name}`,
+              id: foundBudgets[k]?.id ?? null,
+              action: foundBudgets[k] ? "deleted" : "absent",
+            })),
+          ];
           note(opts, items.map((i) => `${i.name}: ${i.action}`).join("\n"));
           emit(
             opts,
             { items },
-            () => `Deleted ${targets.length} of ${specs.length}.`,
+            () => `Deleted ${targets.length} of ${docs.length}.`,
             (d) => d.items.flatMap((i) => (i.id ? [i.id] : [])),
           );
         }),

@@ -207,16 +207,20 @@ describe("forja against a running server", () => {
       FORJA_URL: server.url,
       FORJA_TOKEN: (await createApiToken(other.ctx, other.slug, { name: "a" })).secret,
     };
-    // The schema editors validate apply files with: the launch spec's, from the server.
-    const schema = (await (await fetch(`${server.url}/api/v1/launch-spec.schema.json`)).json()) as {
-      required: string[];
+    // The schema editors validate apply files with: the launch spec's or the budget's, from the server.
+    const schema = (await (await fetch(`${server.url}/api/v1/apply.schema.json`)).json()) as {
+      anyOf: Array<{ required: string[] }>;
     };
-    expect(schema.required).toEqual(["kind", "name", "project", "region", "instanceType", "image"]);
+    expect(schema.anyOf.map((s) => s.required)).toEqual([
+      ["kind", "name", "project", "region", "instanceType", "image"],
+      ["name", "amountUsd", "kind"],
+    ]);
     const file = path.join(configDir, "fleet.yaml");
     const doc = (
       type: string,
       epochs: string,
-    ) => `# yaml-language-server: $schema=${server.url}/api/v1/launch-spec.schema.json
+      amount: number,
+    ) => `# yaml-language-server: $schema=${server.url}/api/v1/apply.schema.json
 kind: notebook
 name: apply-nb
 project: default
@@ -233,29 +237,40 @@ image: pytorch-2.5-cuda12.4
 command: python
 args: [train.py]
 env: { EPOCHS: "${epochs}" }
+---
+kind: budget
+name: apply-cap
+amountUsd: ${amount}
+actionAt100: block_launches
 `;
-    fs.writeFileSync(file, doc("h100.1x", "3"));
+    fs.writeFileSync(file, doc("h100.1x", "3", 1000));
     const first = await run(["apply", "-f", file, "--json"], { env });
     expect(first.code, first.stderr).toBe(0);
     const created = json(first.stdout) as { items: Array<{ name: string; action: string; id: string }> };
     expect(created.items.map((i) => [i.name, i.action])).toEqual([
       ["apply-nb", "create"],
       ["apply-train", "create"],
+      ["apply-cap", "create"],
     ]);
 
     const second = await run(["apply", "-f", file], { env });
     expect(second.code, second.stdout).toBe(0);
     expect(second.stdout).toContain("= apply-nb: unchanged");
     expect(second.stdout).toContain("= apply-train: unchanged");
+    expect(second.stdout).toContain("= budget/apply-cap: unchanged");
     expect(second.stdout).toContain("Nothing to do");
 
-    fs.writeFileSync(file, doc("h100.2x", "5"));
+    fs.writeFileSync(file, doc("h100.2x", "5", 1500));
     const dry = await run(["apply", "-f", file, "--dry-run"], { env });
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toContain("= apply-nb: unchanged");
     expect(dry.stdout).toContain("~ apply-train: will be replaced");
     expect(dry.stdout).toMatch(/instanceType:\n\s+- h100\.1x\n\s+\+ h100\.2x/);
     expect(dry.stdout).toMatch(/env:\n\s+- \{"EPOCHS":"3"\}\n\s+\+ \{"EPOCHS":"5"\}/);
+    // A budget changes in place (PUT with If-Match), not by replacement.
+    expect(dry.stdout).toMatch(
+      /~ budget\/apply-cap: will be updated in place\n\s+amountUsd:\n\s+- 1000\n\s+\+ 1500/,
+    );
     // A script that did not say --yes changes nothing.
     const unconfirmed = await run(["apply", "-f", file], { env });
     expect(unconfirmed.code).toBe(2);
@@ -266,11 +281,19 @@ env: { EPOCHS: "${epochs}" }
     const after = json(replaced.stdout) as { items: Array<{ name: string; action: string; id: string }> };
     expect(after.items[1]).toMatchObject({ name: "apply-train", action: "replace" });
     expect(after.items[1]?.id).not.toBe(created.items[1]?.id);
+    expect(after.items[2]).toMatchObject({ name: "apply-cap", action: "update", id: created.items[2]?.id });
+    const budgets = await run(["budgets", "--json"], { env });
+    expect(json(budgets.stdout).items).toMatchObject([
+      { name: "apply-cap", amountUsd: 1500, actionAt100: "block_launches" },
+    ]);
     expect((await run(["apply", "-f", file], { env })).stdout).toContain("Nothing to do");
 
     const del = await run(["delete", "-f", file, "--yes", "-q"], { env });
     expect(del.code, del.stderr).toBe(0);
-    expect(del.stdout.trim().split("\n").sort()).toEqual([created.items[0]?.id, after.items[1]?.id].sort());
+    expect(del.stdout.trim().split("\n").sort()).toEqual(
+      [created.items[0]?.id, after.items[1]?.id, created.items[2]?.id].sort(),
+    );
+    expect(json((await run(["budgets", "--json"], { env })).stdout).items).toEqual([]);
     const ls = await run(["ls", "--json"], { env });
     const states = Object.fromEntries((json(ls.stdout).items ?? []).map((i) => [i.id, i.state]));
     expect(states[String(after.items[1]?.id)]).toMatch(/^(terminating|terminated|cancelled)$/);

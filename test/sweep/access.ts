@@ -14,6 +14,7 @@ export const API_ACCESS: Record<string, Level> = {
   "GET /api/health": "public",
   "GET /api/v1/openapi.json": "public",
   "GET /api/v1/launch-spec.schema.json": "public",
+  "GET /api/v1/apply.schema.json": "public",
   // next-auth's own endpoints (sign-in, callback, session, csrf): public by design, exercised by the
   // sign-in/SSO journeys in e2e/, not by this sweep.
   "GET /api/auth/[...nextauth]": "public",

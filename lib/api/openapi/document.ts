@@ -465,6 +465,19 @@ const paths: ZodOpenApiPathsObject = {
       },
     },
   },
+  "/apply.schema.json": {
+    get: {
+      tags: ["Meta"],
+      summary: "One `forja apply -f` document as JSON Schema: a launch spec or a `kind: budget` budget",
+      security: [],
+      responses: {
+        "200": {
+          description: "JSON Schema 2020-12",
+          content: { "application/schema+json": { schema: z.looseObject({}) } },
+        },
+      },
+    },
+  },
   "/openapi.json": {
     get: {
       tags: ["Meta"],

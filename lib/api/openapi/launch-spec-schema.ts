@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { budgetSchema } from "@/lib/budgets";
 import { launchSpecSchema } from "@/lib/provisioning";
 
 let cached: Record<string, unknown> | null = null;
@@ -18,4 +19,24 @@ export function launchSpecJsonSchema(): Record<string, unknown> {
       "One instance to launch: the body of POST /api/v1/orgs/{org}/instances, and each document of a `forja apply -f` file.",
   };
   return cached;
+}
+
+let applyCached: Record<string, unknown> | null = null;
+
+/**
+ * One document of a `forja apply -f` file: a launch spec, or a budget (the budget API's body with
+ * `kind: budget`). Both from the zod schemas the API validates with.
+ */
+export function applyDocumentJsonSchema(): Record<string, unknown> {
+  const budget = budgetSchema.extend({ kind: z.literal("budget") });
+  const { $schema: _s, ...launch } = launchSpecJsonSchema();
+  const { $schema: _b, ...budgetJson } = z.toJSONSchema(budget, { io: "input", unrepresentable: "any" });
+  applyCached ??= {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "https://forja.dev/schemas/apply.json",
+    title: "Forja apply document",
+    description: "One document of a `forja apply -f` file: a launch spec, or a budget with `kind: budget`.",
+    anyOf: [launch, { ...budgetJson, title: "Forja budget" }],
+  };
+  return applyCached;
 }
