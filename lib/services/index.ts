@@ -16,6 +16,16 @@ export { type Gateway, type GatewayOptions, startGateway } from "./gateway";
 export { LATENCY_BUCKETS_MS, quantile } from "./histogram";
 export { deleteService, loadOrgService, updateServiceScaling } from "./manage";
 export { type ModelServer, modelServerDefaults, startModelServer } from "./model-server";
+export {
+  getService,
+  listServices,
+  SERVICE_RANGES,
+  type ServiceDetail,
+  type ServiceListItem,
+  type ServiceRange,
+  type ServiceStats,
+  serviceStats,
+} from "./queries";
 export { createReplicaHost, type ReplicaHost } from "./replica-host";
 export {
   type ScalingUpdate,

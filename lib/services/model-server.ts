@@ -38,6 +38,7 @@ export function modelServerDefaults(env: NodeJS.ProcessEnv = process.env): Omit<
   };
 }
 
+const DRAIN_MS = 5000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function startModelServer(opts: ModelServerOptions): Promise<ModelServer> {
@@ -115,9 +116,16 @@ export async function startModelServer(opts: ModelServerOptions): Promise<ModelS
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    // Requests in flight get DRAIN_MS to finish; what is still open then (a WebSocket) is cut.
     close: () =>
       new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        const cut = setTimeout(() => {
+          for (const s of sockets) s.destroy();
+        }, DRAIN_MS);
+        server.close(() => {
+          clearTimeout(cut);
+          resolve();
+        });
         server.closeIdleConnections();
       }),
     kill: () => {

@@ -1,3 +1,4 @@
+import http from "node:http";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ValidationError } from "@/lib/core";
@@ -228,6 +229,56 @@ describe("services: gateway, replicas and autoscaler (real gateway, replicas and
     });
     const refused = (await eventCodes(s.service.id)).find((e) => e.code === "replica_refused");
     expect(refused?.text).toMatch(/Replica 3 refused: .*quota/i);
+    await deleteService(s.ctx, s.o.slug, s.service.id);
+  });
+});
+
+describe("services: streaming and WebSocket through the gateway", () => {
+  it("streams server-sent tokens as they come and passes a WebSocket through to the replica", async () => {
+    const s = await newService({ minReplicas: 1, auth: "public", scaleToZeroGraceSeconds: 60 });
+    expect(s.token).toBeNull();
+    await waitFor("a ready replica", async () => (await replicaCounts(s.service.id)).ready >= 1, 30_000);
+    const r = await fetch(`${s.url}/v1/stream?stream=5`);
+    expect(r.headers.get("content-type")).toBe("text/event-stream");
+    const reader = (r.body as ReadableStream<Uint8Array>).getReader();
+    const chunks: string[] = [];
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(new TextDecoder().decode(value));
+    }
+    // More than one chunk: the gateway did not buffer the answer.
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(chunks.join("")).toContain('data: {"token":4}');
+
+    const echoed = await new Promise<string>((resolve, reject) => {
+      const u = new URL(`${s.url}/ws`);
+      const req = http.request({
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname,
+        headers: {
+          connection: "Upgrade",
+          upgrade: "websocket",
+          "sec-websocket-version": "13",
+          "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==",
+        },
+      });
+      req.on("upgrade", (res, socket) => {
+        expect(res.headers["sec-websocket-accept"]).toBe("s3pPLMBiTxaQ9kYGzzhZRbK+xOo=");
+        const mask = Buffer.from([1, 2, 3, 4]);
+        const text = Buffer.from("hello replica");
+        const masked = Buffer.from(text.map((b, i) => b ^ (mask[i % 4] as number)));
+        socket.write(Buffer.concat([Buffer.from([0x81, 0x80 | text.length]), mask, masked]));
+        socket.once("data", (d: Buffer) => {
+          resolve(d.subarray(2).toString());
+          socket.destroy();
+        });
+      });
+      req.on("error", reject);
+      req.end();
+    });
+    expect(echoed).toBe("hello replica");
     await deleteService(s.ctx, s.o.slug, s.service.id);
   });
 });
