@@ -1,10 +1,8 @@
-import Link from "next/link";
-import { useFormatter, useTranslations } from "next-intl";
-import { waitParts } from "@/components/charts/wait-duration";
 import type { Offering } from "@/lib/catalog";
-import { PRICING_MODELS, type PricingModel } from "@/lib/catalog/schemas";
-
-export type ExpectedWait = { p50Seconds: number; samples: number };
+import { compareKeyOf, PRICING_MODELS, type PricingModel } from "@/lib/catalog/schemas";
+import { CompareCheckbox } from "./compare-checkbox";
+import { LaunchAction } from "./launch-action";
+import { type ExpectedWait, offeringDomId, useOfferingFormat } from "./offering-format";
 
 type Props = {
   offering: Offering;
@@ -13,29 +11,16 @@ type Props = {
   expectedWait: ExpectedWait | null;
 };
 
-/** One instance type in one region: specs, prices in force, live availability and the launch action. */
+/**
+ * One instance type in one region as a card — the catalog's narrow-screen view (wide screens get the table):
+ * specs, prices in force, live availability, the compare checkbox and the launch action.
+ */
 export function OfferingCard({ offering: o, orgSlug, pricing, expectedWait }: Props) {
-  const t = useTranslations("Catalog");
-  const format = useFormatter();
-  const usd = (v: number) =>
-    format.number(v, {
-      style: "currency",
-      currency: "USD",
-      minimumFractionDigits: 2,
-      maximumFractionDigits: 2,
-    });
-  const id = `offering-${o.instanceTypeId}-${o.regionCode}`.replace(/[^a-zA-Z0-9-]/g, "-");
-  const title = o.migProfile
-    ? t("offeringTitleMig", { gpu: o.gpuModelName, profile: o.migProfile })
-    : t("offeringTitle", { gpu: o.gpuModelName, count: o.gpuCount });
-  const num = (v: number) => format.number(v, { maximumFractionDigits: 1 });
+  const { t, usd, num, title: titleOf, wait, market, energy, co2 } = useOfferingFormat();
+  const id = `${offeringDomId(o)}-card`;
+  const title = titleOf(o);
   const spec = (value: number | null, key: "tflopsValue" | "bandwidthValue" | "tdpValue") =>
     value === null ? t("notPublished") : t(key, { value: num(value) });
-  const launchHref = `/${orgSlug}/instances/new?${new URLSearchParams({
-    instanceType: o.instanceTypeId,
-    region: o.regionCode,
-    pricing,
-  })}`;
   return (
     <article
       aria-labelledby={`${id}-title`}
@@ -90,6 +75,10 @@ export function OfferingCard({ offering: o, orgSlug, pricing, expectedWait }: Pr
       </dl>
       <p className="text-xs text-slate-600 dark:text-slate-400">
         {t("perGpu", { price: usd(o.pricePerGpu) })}
+        {o.marketMedianPerGpu ? ` · ${market(o.pricePerGpu, o.marketMedianPerGpu)}` : null}
+      </p>
+      <p className="text-xs text-slate-600 dark:text-slate-400">
+        {t("energyLine", { energy: energy(o), co2: co2(o) })}
       </p>
       <p className="text-sm font-medium">
         {o.available > 0 ? (
@@ -104,47 +93,19 @@ export function OfferingCard({ offering: o, orgSlug, pricing, expectedWait }: Pr
           </span>
         )}
       </p>
-      <p className="text-xs text-slate-700 dark:text-slate-300">
-        {o.available > 0
-          ? t("expectedWaitNow")
-          : expectedWait
-            ? t("expectedWait", {
-                value: format.number(waitParts(expectedWait.p50Seconds).value),
-                unit: t(`waitUnits.${waitParts(expectedWait.p50Seconds).unit}`),
-                samples: expectedWait.samples,
-              })
-            : t("expectedWaitUnknown")}
-      </p>
-      <div className="mt-auto">
-        {o.allowed ? (
-          <Link
-            href={launchHref}
-            aria-label={t("launchLabel", {
-              type: title,
-              region: o.regionName,
-              pricing: t(`pricing.${pricing}`),
-            })}
-            className="inline-flex rounded-md bg-orange-700 px-3 py-2 text-sm font-medium text-white hover:bg-orange-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-orange-600"
-          >
-            {t("launch")}
-          </Link>
-        ) : (
-          <div className="flex flex-col gap-1">
-            <button
-              type="button"
-              disabled
-              aria-describedby={`${id}-reason`}
-              className="w-fit cursor-not-allowed rounded-md bg-slate-200 px-3 py-2 text-sm font-medium text-slate-600 dark:bg-slate-800 dark:text-slate-400"
-            >
-              {t("launch")}
-            </button>
-            <p id={`${id}-reason`} className="text-sm text-slate-700 dark:text-slate-300">
-              {t("disallowed", {
-                jurisdictions: (o.disallowedReason?.allowedJurisdictions ?? []).join(", "),
-              })}
-            </p>
-          </div>
-        )}
+      <p className="text-xs text-slate-700 dark:text-slate-300">{wait(o, expectedWait, true)}</p>
+      <div className="mt-auto flex flex-wrap items-center justify-between gap-3">
+        <LaunchAction
+          offering={o}
+          orgSlug={orgSlug}
+          pricing={pricing}
+          title={title}
+          reasonId={`${id}-reason`}
+        />
+        <CompareCheckbox
+          value={compareKeyOf(o)}
+          label={t("compareLabel", { offering: title, region: o.regionName })}
+        />
       </div>
     </article>
   );

@@ -1,8 +1,15 @@
 import { useTranslations } from "next-intl";
 import type { OfferingPage } from "@/lib/catalog";
-import { type ExpectedWait, OfferingCard } from "./offering-card";
+import { CompareForm } from "./compare-form";
+import { OfferingCard } from "./offering-card";
+import type { ExpectedWait } from "./offering-format";
+import { OfferingTable } from "./offering-table";
 
-/** The current page of offerings with the running count ("Showing 1–20 of 148 offerings"). */
+/**
+ * The current page of offerings with the running count ("Showing 1–20 of 148 offerings"): a sortable table
+ * on wide screens, cards on narrow ones (the other one is display:none, so it is out of the accessibility
+ * tree too), both inside the form that opens the compare view.
+ */
 export function OfferingList({
   orgSlug,
   result,
@@ -16,11 +23,17 @@ export function OfferingList({
   const t = useTranslations("Catalog");
   const from = (result.page - 1) * result.pageSize + 1;
   return (
-    <div className="flex flex-col gap-3">
+    <CompareForm action={`/${orgSlug}/catalog/compare`}>
       <p className="text-sm text-slate-700 dark:text-slate-300">
         {t("showing", { from, to: from + result.items.length - 1, total: result.total })}
       </p>
-      <ul aria-labelledby="catalog-results-heading" className="grid grid-cols-1 gap-3 xl:grid-cols-2">
+      <div className="hidden lg:block">
+        <OfferingTable orgSlug={orgSlug} items={result.items} filters={result.filters} waits={waits} />
+      </div>
+      <ul
+        aria-labelledby="catalog-results-heading"
+        className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:hidden"
+      >
         {result.items.map((o) => (
           <li key={`${o.instanceTypeId}@${o.regionCode}`}>
             <OfferingCard
@@ -32,6 +45,6 @@ export function OfferingList({
           </li>
         ))}
       </ul>
-    </div>
+    </CompareForm>
   );
 }

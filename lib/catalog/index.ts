@@ -1,4 +1,5 @@
 /** The GPU catalog: regions, GPU models, offerings with live availability, and prices in force. */
+export { type AvailabilityPoint, type ComparedOffering, compareOfferings } from "./compare";
 export {
   type DisallowedReason,
   getOffering,
@@ -20,15 +21,22 @@ export {
   type CatalogFilterInput,
   type CatalogFilters,
   type CatalogSort,
+  type CompareKey,
   catalogFiltersSchema,
   catalogSearchParams,
+  compareKeyOf,
   DEFAULT_PAGE_SIZE,
   GPU_COUNT_OPTIONS,
   type GpuCountOption,
+  MAX_COMPARE,
   PAGE_SIZES,
   PRICING_MODELS,
   type PricingModel,
   parseCatalogFilters,
+  parseCompareKeys,
   type RawParams,
+  SORT_METRICS,
+  type SortMetric,
+  splitSort,
 } from "./schemas";
 export { insertSynthetic, type SyntheticPlan, type SyntheticSize, syntheticPlan } from "./synthetic";

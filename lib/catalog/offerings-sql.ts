@@ -1,6 +1,18 @@
 import "server-only";
 import { type SQL, sql } from "drizzle-orm";
-import type { CatalogFilters, CatalogSort, PricingModel } from "./schemas";
+import {
+  type CatalogFilters,
+  type CatalogSort,
+  type PricingModel,
+  type SortMetric,
+  splitSort,
+} from "./schemas";
+
+/**
+ * Power limit assumed for boards whose TDP the market snapshot leaves blank (B200, A10): the same 300 W
+ * envelope the telemetry provider uses (lib/telemetry FALLBACK_TDP_WATTS), so energy figures agree.
+ */
+export const FALLBACK_TDP_WATTS = 300;
 
 /** Whitelisted column per pricing model: filter values never reach SQL as identifiers. */
 const PRICE_COLUMN: Record<PricingModel, SQL> = {
@@ -11,15 +23,21 @@ const PRICE_COLUMN: Record<PricingModel, SQL> = {
 };
 
 function sortSql(sort: CatalogSort, price: SQL): SQL {
-  const [metric, dir] = [sort.slice(0, sort.lastIndexOf("_")), sort.endsWith("_desc") ? "desc" : "asc"];
-  const expr =
-    metric === "per_gpu"
-      ? sql`${price} / o.gpu_share`
-      : metric === "per_tflop"
-        ? sql`${price} / nullif(o.gpu_share * o.bf16_tflops, 0)`
-        : price;
-  // Ties broken by stable keys so pages never overlap or skip rows.
-  return sql`${expr} ${sql.raw(dir)} nulls last, o.region_code asc, o.instance_type_id asc`;
+  const { metric, dir } = splitSort(sort);
+  const exprs: Record<SortMetric, SQL> = {
+    price,
+    per_gpu: sql`${price} / o.gpu_share`,
+    per_tflop: sql`${price} / nullif(o.gpu_share * o.bf16_tflops, 0)`,
+    // Bigger instances of a model after smaller ones; MIG slices (a fraction of a GPU) first.
+    gpu: sql`o.gpu_model_name ${sql.raw(dir)}, o.gpu_share`,
+    memory: sql`o.gpu_memory_gib`,
+    region: sql`o.region_name`,
+    available: sql`o.available`,
+    energy: sql`o.energy_kw`,
+    co2: sql`o.energy_kw * o.grid_gco2_per_kwh`,
+  };
+  // Ties broken by price, then stable keys, so pages never overlap or skip rows.
+  return sql`${exprs[metric]} ${sql.raw(dir)} nulls last, ${price} asc, o.region_code asc, o.instance_type_id asc`;
 }
 
 const textArray = (xs: string[]) => sql`${sql.param(xs)}::text[]`;
@@ -77,7 +95,11 @@ export function offeringsCte(at: Date, allowed: string[], where: SQL[]): SQL {
     select it.id as instance_type_id, it.gpu_model_id, it.gpu_count, it.mig_profile, it.vcpus, it.ram_gib,
       it.local_disk_gib, r.code as region_code, r.name as region_name, r.city, r.country, r.jurisdiction,
       gm.name as gpu_model_name, gm.memory_gib as gpu_model_memory_gib, gm.bf16_tflops,
-      gm.memory_bandwidth_gbps, gm.tdp_watts, mp.slices as mig_slices,
+      gm.memory_bandwidth_gbps, gm.tdp_watts, gm.market_median_usd_per_gpu_hour, mp.slices as mig_slices,
+      r.pue, r.grid_gco2_per_kwh,
+      -- Facility power at the GPUs' limit: TDP × share of the GPUs × the region's PUE (an estimate, no host).
+      coalesce(gm.tdp_watts, ${FALLBACK_TDP_WATTS}) / 1000.0 * (case when it.mig_profile is null
+        then it.gpu_count::numeric else mp.slices / 7.0 end) * r.pue as energy_kw,
       coalesce(mp.memory_gib, gm.memory_gib) as gpu_memory_gib,
       case when it.mig_profile is null then it.gpu_count::numeric else mp.slices / 7.0 end as gpu_share,
       cur.on_demand, cur.spot, cur.reserved_1m, cur.reserved_1y,

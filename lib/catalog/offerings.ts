@@ -50,6 +50,16 @@ export type Offering = {
   pricePerTflop: number | null;
   /** Instances of this type that could be placed right now. */
   available: number;
+  /** Estimated facility energy per hour at the GPUs' power limit (TDP × GPU share × PUE), kWh. */
+  energyKwh: number;
+  /** True when the model publishes no TDP and a fallback power limit was assumed. */
+  energyEstimatedTdp: boolean;
+  /** Estimated grams of CO₂e per hour: energy × the region's grid carbon intensity. */
+  co2eGrams: number;
+  /** Public market median on-demand USD per GPU-hour for this GPU model; null where unknown. */
+  marketMedianPerGpu: number | null;
+  /** pricePerGpu relative to that median: -0.15 is 15 % below it; null where unknown. */
+  vsMarket: number | null;
   allowed: boolean;
   disallowedReason: DisallowedReason | null;
 };
@@ -76,6 +86,8 @@ function toOffering(r: Row, allowedJurisdictions: string[]): Offering {
   const share = Number(r.gpu_share);
   const tflops = n(r.bf16_tflops);
   const allowed = Boolean(r.allowed);
+  const energyKwh = Number(r.energy_kw);
+  const median = n(r.market_median_usd_per_gpu_hour);
   return {
     instanceTypeId: String(r.instance_type_id),
     regionCode: String(r.region_code),
@@ -100,6 +112,11 @@ function toOffering(r: Row, allowedJurisdictions: string[]): Offering {
     pricePerGpu: price / share,
     pricePerTflop: tflops ? price / (share * tflops) : null,
     available: Number(r.available),
+    energyKwh,
+    energyEstimatedTdp: n(r.tdp_watts) === null,
+    co2eGrams: energyKwh * Number(r.grid_gco2_per_kwh),
+    marketMedianPerGpu: median,
+    vsMarket: median ? price / share / median - 1 : null,
     allowed,
     disallowedReason: allowed
       ? null

@@ -3,15 +3,30 @@ import { z } from "zod";
 export const PRICING_MODELS = ["on_demand", "spot", "reserved_1m", "reserved_1y"] as const;
 export type PricingModel = (typeof PRICING_MODELS)[number];
 
-export const CATALOG_SORTS = [
-  "price_asc",
-  "price_desc",
-  "per_gpu_asc",
-  "per_gpu_desc",
-  "per_tflop_asc",
-  "per_tflop_desc",
+/** What the catalog can be ordered by: each is sortable ascending and descending (`<metric>_asc|_desc`). */
+export const SORT_METRICS = [
+  "price",
+  "per_gpu",
+  "per_tflop",
+  "gpu",
+  "memory",
+  "region",
+  "available",
+  "energy",
+  "co2",
 ] as const;
-export type CatalogSort = (typeof CATALOG_SORTS)[number];
+export type SortMetric = (typeof SORT_METRICS)[number];
+
+export type CatalogSort = `${SortMetric}_${"asc" | "desc"}`;
+export const CATALOG_SORTS = SORT_METRICS.flatMap((m) => [`${m}_asc`, `${m}_desc`] as const) as [
+  CatalogSort,
+  ...CatalogSort[],
+];
+
+export function splitSort(sort: CatalogSort): { metric: SortMetric; dir: "asc" | "desc" } {
+  const at = sort.lastIndexOf("_");
+  return { metric: sort.slice(0, at) as SortMetric, dir: sort.slice(at + 1) as "asc" | "desc" };
+}
 
 /** Whole-GPU counts on sale, or "mig" for a MIG slice (a fraction of one GPU). */
 export const GPU_COUNT_OPTIONS = ["1", "2", "4", "8", "mig"] as const;
@@ -103,4 +118,30 @@ export function catalogSearchParams(filters: Partial<CatalogFilters>): URLSearch
     else if (v !== DEFAULTS[key]) p.set(key, String(v));
   }
   return p;
+}
+
+/** At most this many offerings side by side on the compare page. */
+export const MAX_COMPARE = 4;
+
+const compareKey = /^([a-z0-9][a-z0-9.-]{0,62})@([a-z0-9][a-z0-9.-]{0,62})$/;
+
+export type CompareKey = { instanceTypeId: string; regionCode: string };
+
+/** "<instance type>@<region>", the value one compare checkbox submits. */
+export const compareKeyOf = (k: CompareKey) => `${k.instanceTypeId}@${k.regionCode}`;
+
+/**
+ * The offerings a compare link names (`?o=h100.8x@eu-de-fra1&o=…`): malformed and repeated keys dropped, the
+ * first MAX_COMPARE kept; `dropped` says how many valid ones did not fit, so the page can say so.
+ */
+export function parseCompareKeys(raw: RawParams): { keys: CompareKey[]; dropped: number } {
+  const seen = new Set<string>();
+  const keys: CompareKey[] = [];
+  for (const value of valuesOf(raw, "o").flatMap((v) => v.split(","))) {
+    const m = compareKey.exec(value.trim());
+    if (!m || seen.has(m[0])) continue;
+    seen.add(m[0]);
+    keys.push({ instanceTypeId: m[1] as string, regionCode: m[2] as string });
+  }
+  return { keys: keys.slice(0, MAX_COMPARE), dropped: Math.max(0, keys.length - MAX_COMPARE) };
 }

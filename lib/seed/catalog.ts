@@ -85,7 +85,12 @@ export async function seedCatalog(tx: Tx, opts: { now?: Date } = {}): Promise<{ 
   const daysAgo = (d: number) => new Date(today - d * DAY_MS);
 
   await tx.insert(regions).values(data.regions);
-  await tx.insert(gpuModels).values(data.gpuModels);
+  await tx.insert(gpuModels).values(
+    data.gpuModels.map((m) => ({
+      ...m,
+      marketMedianUsdPerGpuHour: data.market[m.id]?.medianPerGpuUsd ?? null,
+    })),
+  );
   await tx.insert(instanceTypes).values(data.instanceTypes);
   await tx.insert(prices).values(
     data.prices.map((p) => ({

@@ -93,6 +93,23 @@ const offeringSchema = z
     pricePerGpu: z.number(),
     pricePerTflop: z.number().nullable(),
     available: z.int().meta({ description: "Instances of this type that could be placed right now" }),
+    energyKwh: z.number().meta({
+      description: "Estimated facility energy per hour at the GPUs' power limit (TDP × GPU share × PUE), kWh",
+    }),
+    energyEstimatedTdp: z
+      .boolean()
+      .meta({ description: "True when the model publishes no TDP and a 300 W limit was assumed" }),
+    co2eGrams: z
+      .number()
+      .meta({ description: "Estimated g CO₂e per hour: energy × the region's grid intensity" }),
+    marketMedianPerGpu: z
+      .number()
+      .nullable()
+      .meta({ description: "Public market median on-demand USD per GPU-hour for this GPU model" }),
+    vsMarket: z
+      .number()
+      .nullable()
+      .meta({ description: "pricePerGpu relative to marketMedianPerGpu: -0.15 is 15 % below it" }),
     allowed: z.boolean().meta({ description: "False when the organization's data residency excludes it" }),
     disallowedReason: z
       .object({

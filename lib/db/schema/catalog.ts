@@ -49,6 +49,11 @@ export const gpuModels = pgTable("gpu_models", {
   memoryBandwidthGbps: integer("memory_bandwidth_gbps"),
   tdpWatts: integer("tdp_watts"),
   migProfiles: jsonb("mig_profiles").$type<MigProfile[]>().notNull().default([]),
+  /**
+   * Median on-demand USD per GPU-hour of this model across public cloud offers (the operator's market data,
+   * docs/catalog.md); null where the operator has none. The catalog shows each price against it.
+   */
+  marketMedianUsdPerGpuHour: real("market_median_usd_per_gpu_hour"),
 });
 
 export const instanceTypes = pgTable(
