@@ -5105,6 +5105,814 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/orgs/{org}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List webhook endpoints (admins and owners) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The `next` of the previous page; omit for the first page */
+                    cursor?: string;
+                    /** @description Items per page (1–100) */
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description Organization slug */
+                    org: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Newest first */
+                200: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["WebhookEndpoint"][];
+                            /** @description Pass as `cursor` for the next page; null on the last */
+                            next: string | null;
+                        };
+                    };
+                };
+                /** @description Missing, malformed, unknown, revoked or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Your role in the organization is too weak for this, or the API token is read-only (reason token_read_only) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input; `errors` has messages per field. Nothing was written */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Register a webhook endpoint (admins and owners)
+         * @description https:// URLs (plain http only for localhost), no credentials in the URL. Deliveries are POSTed JSON signed in the Standard Webhooks style: headers webhook-id, webhook-timestamp and webhook-signature (v1,base64 HMAC-SHA256 of id.timestamp.body with the secret's base64 key); retried with backoff until a 2xx, in order per instance. At most 20 per organization.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Any unique string per intended create (a UUID); the same key again returns the first answer (200, Idempotent-Replayed: true), with another body is a 409. Remembered for 24 hours */
+                    "Idempotency-Key"?: string;
+                };
+                path: {
+                    /** @description Organization slug */
+                    org: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @default  */
+                        description?: string;
+                        events: ("instance.state_changed" | "instance.spot_reclaimed" | "instance.shutdown_warning" | "budget.threshold" | "quota_request.decided")[];
+                        /**
+                         * @default standard
+                         * @enum {string}
+                         */
+                        format?: "standard" | "slack";
+                        url: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Replayed: this Idempotency-Key already created it */
+                200: {
+                    headers: {
+                        "Idempotent-Replayed": "true";
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CreatedWebhookEndpoint"];
+                    };
+                };
+                /** @description Endpoint created */
+                201: {
+                    headers: {
+                        /** @description Its URL */
+                        Location: string;
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CreatedWebhookEndpoint"];
+                    };
+                };
+                /** @description The body is not valid JSON */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, revoked or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Your role in the organization is too weak for this, or the API token is read-only (reason token_read_only) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The resource is in a state that does not allow this, or an Idempotency-Key was reused for another request */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The body is larger than 64 KiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input; `errors` has messages per field. Nothing was written */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{org}/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a webhook endpoint */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Webhook endpoint id */
+                    id: string;
+                    /** @description Organization slug */
+                    org: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The endpoint */
+                200: {
+                    headers: {
+                        /** @description Send back as If-Match to update safely */
+                        ETag: string;
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, revoked or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Your role in the organization is too weak for this, or the API token is read-only (reason token_read_only) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete an endpoint with its delivery history */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Webhook endpoint id */
+                    id: string;
+                    /** @description Organization slug */
+                    org: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Missing, malformed, unknown, revoked or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Your role in the organization is too weak for this, or the API token is read-only (reason token_read_only) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Pause or resume an endpoint
+         * @description A paused endpoint gets no new events and sends none of its pending deliveries.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The ETag you read; a stale one is a 412 and nothing changes (omit for last-write-wins) */
+                    "If-Match"?: string;
+                };
+                path: {
+                    /** @description Webhook endpoint id */
+                    id: string;
+                    /** @description Organization slug */
+                    org: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        enabled: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Saved */
+                200: {
+                    headers: {
+                        /** @description Send back as If-Match to update safely */
+                        ETag: string;
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+                /** @description The body is not valid JSON */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, revoked or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Your role in the organization is too weak for this, or the API token is read-only (reason token_read_only) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description If-Match does not match the resource's current ETag: someone changed it since you read it. Nothing was written */
+                412: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The body is larger than 64 KiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input; `errors` has messages per field. Nothing was written */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/orgs/{org}/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The endpoint's deliveries with every attempt
+         * @description Newest first (the latest 200); each attempt with its status code, duration and response excerpt.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The `next` of the previous page; omit for the first page */
+                    cursor?: string;
+                    /** @description Items per page (1–100) */
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description Webhook endpoint id */
+                    id: string;
+                    /** @description Organization slug */
+                    org: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Newest first */
+                200: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["WebhookDelivery"][];
+                            /** @description Pass as `cursor` for the next page; null on the last */
+                            next: string | null;
+                        };
+                    };
+                };
+                /** @description Missing, malformed, unknown, revoked or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Your role in the organization is too weak for this, or the API token is read-only (reason token_read_only) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input; `errors` has messages per field. Nothing was written */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{org}/webhooks/{id}/deliveries/{deliveryId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again
+         * @description A new round of attempts with the same webhook-id, so a receiver that already has it can drop it.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Delivery id (the webhook-id receivers saw) */
+                    deliveryId: string;
+                    /** @description Webhook endpoint id */
+                    id: string;
+                    /** @description Organization slug */
+                    org: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Queued for delivery */
+                202: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            deliveryId: string;
+                        };
+                    };
+                };
+                /** @description Missing, malformed, unknown, revoked or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Your role in the organization is too weak for this, or the API token is read-only (reason token_read_only) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{org}/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a test event (webhook.test) to this endpoint */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Webhook endpoint id */
+                    id: string;
+                    /** @description Organization slug */
+                    org: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Queued for delivery */
+                202: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            deliveryId: string;
+                        };
+                    };
+                };
+                /** @description Missing, malformed, unknown, revoked or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Your role in the organization is too weak for this, or the API token is read-only (reason token_read_only) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5205,6 +6013,29 @@ export interface components {
                 weight: number;
             }[];
             name: string;
+        };
+        CreatedWebhookEndpoint: {
+            /** Format: date-time */
+            createdAt: string;
+            description: string;
+            enabled: boolean;
+            events: ("instance.state_changed" | "instance.spot_reclaimed" | "instance.shutdown_warning" | "budget.threshold" | "quota_request.decided")[];
+            /** @enum {string} */
+            format: "standard" | "slack";
+            /** Format: uuid */
+            id: string;
+            lastDelivery: {
+                /** Format: date-time */
+                at: string;
+                /** @enum {string} */
+                status: "pending" | "delivered" | "failed";
+                statusCode: number | null;
+            } | null;
+            /** @description The signing secret (whsec_…), in this answer only; null in an Idempotency-Key replay. Store it with your receiver */
+            secret: string | null;
+            /** @description The secret's last characters, to tell secrets apart */
+            secretHint: string;
+            url: string;
         };
         DailyCost: {
             /** @enum {string} */
@@ -5658,6 +6489,57 @@ export interface components {
             /** @enum {string} */
             unit: "%" | "GiB" | "W" | "°C";
             yMax: number;
+        };
+        WebhookDelivery: {
+            /** @description Attempts in the current round */
+            attempts: number;
+            /** Format: date-time */
+            createdAt: string;
+            deliveredAt: string | null;
+            eventType: string;
+            history: {
+                /** Format: date-time */
+                at: string;
+                durationMs: number;
+                error: string | null;
+                n: number;
+                responseExcerpt: string | null;
+                statusCode: number | null;
+            }[];
+            /**
+             * Format: uuid
+             * @description The idempotency id receivers see as webhook-id
+             */
+            id: string;
+            lastStatusCode: number | null;
+            /** Format: date-time */
+            nextAttemptAt: string;
+            payload: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+        };
+        WebhookEndpoint: {
+            /** Format: date-time */
+            createdAt: string;
+            description: string;
+            enabled: boolean;
+            events: ("instance.state_changed" | "instance.spot_reclaimed" | "instance.shutdown_warning" | "budget.threshold" | "quota_request.decided")[];
+            /** @enum {string} */
+            format: "standard" | "slack";
+            /** Format: uuid */
+            id: string;
+            lastDelivery: {
+                /** Format: date-time */
+                at: string;
+                /** @enum {string} */
+                status: "pending" | "delivered" | "failed";
+                statusCode: number | null;
+            } | null;
+            /** @description The secret's last characters, to tell secrets apart */
+            secretHint: string;
+            url: string;
         };
     };
     responses: never;
