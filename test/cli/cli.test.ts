@@ -104,7 +104,7 @@ describe("forja against a running server", () => {
     const inst = json(launched.stdout);
     expect(inst).toMatchObject({ name: "cli-nb", state: "running", regionCode: fleet.region });
     // Progress went to stderr, one line per change, starting from the queue.
-    expect(launched.stderr).toMatch(/cli-nb: queued/);
+    expect(launched.stderr).toMatch(/cli-nb: queued · position \d+ · ETA \S+ \(\w+\)/);
     expect(launched.stderr).toMatch(/cli-nb: running/);
 
     const status = await run(["status", String(inst.id)]);
