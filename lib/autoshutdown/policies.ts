@@ -85,11 +85,12 @@ export async function setAutoShutdownPolicy(
   orgSlug: string,
   raw: PolicyInput,
 ): Promise<AutoShutdownPolicy> {
-  const { project, ...v } = parseInput(policySchema, raw);
   const now = nowOf(ctx);
   return inTx(ctx, async (c) => {
     const { tx } = c;
+    // Authorize before validating: a weaker role's bad body is a refusal, not a field list.
     const { org, userId } = await requireOrgAccess(c, orgSlug, "admin");
+    const { project, ...v } = parseInput(policySchema, raw);
     let projectId: string | null = null;
     if (project) {
       const [p] = await tx

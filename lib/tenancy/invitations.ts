@@ -41,11 +41,12 @@ export async function inviteMember(
   raw: InviteInput | unknown,
   opts: EmailOpts = {},
 ) {
-  const input = parseInput(inviteSchema, raw);
   const now = nowOf(ctx);
   return inTx(ctx, async (c) => {
     const { tx } = c;
+    // Authorize before validating: a weaker role's bad body is a refusal, not a field list.
     const access = await requireOrgAccess(c, orgSlug, "admin");
+    const input = parseInput(inviteSchema, raw);
     if (input.role === "owner" && access.role !== "owner") {
       throw forbidden("Only owners can invite owners", "owner_only");
     }

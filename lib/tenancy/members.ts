@@ -60,14 +60,17 @@ function assertMayManage(actorRole: OrgRole | undefined, targetRole: OrgRole, ne
 }
 
 export async function changeMemberRole(ctx: Ctx, orgSlug: string, raw: unknown) {
-  const input = parseInput(changeRoleSchema, raw);
   const now = nowOf(ctx);
   return inTx(ctx, async (c) => {
     const { tx } = c;
+    // Authorize before validating: a weaker role's bad body is a refusal, not a field list.
     const access = await requireOrgAccess(c, orgSlug, "admin");
-    const state = await lockOwners(tx, access.org.id, [access.userId, input.userId]);
-    const from = state.roleOf(input.userId);
+    // Who first (another organization's member is NotFound whatever the body), then the new role.
+    const { userId } = parseInput(memberIdSchema, raw);
+    const state = await lockOwners(tx, access.org.id, [access.userId, userId]);
+    const from = state.roleOf(userId);
     if (!from) throw new NotFoundError("Member");
+    const input = parseInput(changeRoleSchema, raw);
     assertMayManage(access.role, from, input.role);
     if (from === input.role) return { changed: false as const };
     if (from === "owner" && state.ownerCount <= 1) throw conflict(LAST_OWNER, "last_owner");

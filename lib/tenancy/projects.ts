@@ -31,15 +31,16 @@ export async function listProjects(ctx: Ctx, orgSlug: string): Promise<Project[]
  * organization, enforced by the unique index so two simultaneous creations cannot both take it.
  */
 export async function createProject(ctx: Ctx, orgSlug: string, raw: CreateProjectInput | unknown) {
-  const input = parseInput(createProjectSchema, raw);
-  const slug = input.slug ?? slugify(input.name);
-  if (!PROJECT_SLUG_PATTERN.test(slug) || slug.length < 2 || !/[a-z0-9]/.test(input.name.toLowerCase())) {
-    throw ValidationError.field("slug", TENANCY_FIELD_MESSAGES.slugPattern);
-  }
   const now = nowOf(ctx);
   return inTx(ctx, async (c) => {
     const { tx } = c;
+    // Authorize before validating: a weaker role's bad body is a refusal, not a field list.
     const access = await requireOrgAccess(c, orgSlug, "admin");
+    const input = parseInput(createProjectSchema, raw);
+    const slug = input.slug ?? slugify(input.name);
+    if (!PROJECT_SLUG_PATTERN.test(slug) || slug.length < 2 || !/[a-z0-9]/.test(input.name.toLowerCase())) {
+      throw ValidationError.field("slug", TENANCY_FIELD_MESSAGES.slugPattern);
+    }
     const [project] = await tx
       .insert(projects)
       .values({

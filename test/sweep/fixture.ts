@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
+import { setAutoShutdownPolicy } from "@/lib/autoshutdown";
 import { createBudget } from "@/lib/budgets";
 import { getDb } from "@/lib/db/client";
 import { memberships, users } from "@/lib/db/schema";
 import { createWebhookEndpoint } from "@/lib/notify";
 import { launch } from "@/lib/provisioning";
 import { bigQuota, newFleet, newOrg, notebookSpec } from "@/lib/provisioning/__tests__/fixtures";
-import { createApiToken } from "@/lib/tenancy";
+import { createApiToken, createProject, inviteMember } from "@/lib/tenancy";
 import type { OrgLevel } from "./access";
 
 /**
@@ -44,7 +45,10 @@ export async function sweepFixture() {
     return instance.id;
   }
   let budgets = 0;
-  /** An id of the resource a route pattern names: a webhook endpoint, a budget, else an instance. */
+  let projectCount = 0;
+  const newProject = () =>
+    createProject(a.ctx, a.slug, { name: `Sweep ${++projectCount}`, environment: "development" });
+  /** An id of the resource a route pattern names (a webhook endpoint, member, invitation, policy, budget), else an instance. */
   async function newIdFor(pattern: string): Promise<string> {
     if (pattern.includes("/webhooks/")) {
       const { endpoint } = await createWebhookEndpoint(a.ctx, a.slug, {
@@ -52,6 +56,18 @@ export async function sweepFixture() {
         events: ["instance.state_changed"],
       });
       return endpoint.id;
+    }
+    if (pattern.includes("/members/")) {
+      const ctx = await a.as("member");
+      if (ctx.actor.kind !== "user") throw new Error("unreachable");
+      return ctx.actor.userId;
+    }
+    if (pattern.includes("/invitations/")) {
+      const email = `sweep-${randomUUID().slice(0, 8)}@example.test`;
+      return (await inviteMember(a.ctx, a.slug, { email, role: "member" })).invitation.id;
+    }
+    if (pattern.includes("/policies/")) {
+      return (await setAutoShutdownPolicy(a.ctx, a.slug, { project: (await newProject()).slug })).id;
     }
     if (!pattern.includes("/budgets/")) return newInstance();
     const budget = await createBudget(a.ctx, a.slug, { name: `sweep ${++budgets}`, amountUsd: 100 });

@@ -34,6 +34,7 @@ import {
 } from "./parts";
 import { budgetPaths } from "./paths-budgets";
 import { resourcePaths } from "./paths-resources";
+import { createProjectOperation, teamPaths } from "./paths-team";
 import { webhookPaths } from "./paths-webhooks";
 import {
   instanceDetailSchema,
@@ -278,6 +279,7 @@ const paths: ZodOpenApiPathsObject = {
     ),
   },
   "/orgs/{org}/projects": {
+    post: createProjectOperation,
     get: {
       tags: ["Projects"],
       summary: "List projects",
@@ -518,7 +520,7 @@ export function openApiDocument() {
           },
         },
       },
-      paths: { ...paths, ...budgetPaths, ...resourcePaths, ...webhookPaths },
+      paths: { ...paths, ...budgetPaths, ...resourcePaths, ...teamPaths, ...webhookPaths },
     },
     {
       // Query values arrive as strings and JSON carries dates as ISO text: document coerced dates that way.

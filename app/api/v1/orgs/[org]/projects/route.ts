@@ -1,7 +1,9 @@
+import { readJsonBody } from "@/lib/api/body";
 import { apiHandler, apiJson } from "@/lib/api/handler";
+import { idempotentCreate } from "@/lib/api/idempotency";
 import { notAllowed } from "@/lib/api/not-allowed";
 import { pageOf } from "@/lib/api/paging";
-import { listProjects, type Project } from "@/lib/tenancy";
+import { createProject, listProjects, type Project } from "@/lib/tenancy";
 
 const projectView = (p: Project) => ({
   id: p.id,
@@ -17,4 +19,13 @@ export const GET = apiHandler<{ org: string }>(async ({ ctx, params, url }) => {
   return apiJson(pageOf(projects.map(projectView), url.searchParams, (p) => p.id));
 });
 
-export const { POST, PUT, PATCH, DELETE } = notAllowed("GET");
+/** POST {name, slug?, environment}: a new project (admins and owners); `Idempotency-Key` makes a retry safe. */
+export const POST = apiHandler<{ org: string }>(async ({ req, ctx, params, url }) => {
+  const body = await readJsonBody(req);
+  return idempotentCreate(req, ctx, params.org, "projects", body, async (c) => {
+    const view = projectView(await createProject(c, params.org, body));
+    return { body: view, location: `${url.pathname}/${view.id}` };
+  });
+});
+
+export const { PUT, PATCH, DELETE } = notAllowed("GET", "POST");
