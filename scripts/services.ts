@@ -1,13 +1,21 @@
 /**
  * `npm run services`: the services gateway on its own port (FORJA_GATEWAY_PORT, default 3100) and the
  * simulated provider's replica host (the loopback model servers of replicas in simulated regions). Started by
- * scripts/start.ts beside the web server and the worker; one per deployment (docs/adr/0011).
+ * scripts/start.ts beside the web server and the worker; one per deployment (docs/adr/0012).
  */
 import { closeDb } from "@/lib/db/client";
 import { createReplicaHost, startGateway } from "@/lib/services";
 
 const port = Number(process.env.FORJA_GATEWAY_PORT ?? 3100);
-const gateway = await startGateway({ port, host: process.env.FORJA_GATEWAY_HOST ?? "0.0.0.0" });
+const gateway = await startGateway({ port, host: process.env.FORJA_GATEWAY_HOST ?? "0.0.0.0" }).catch(
+  async (err: NodeJS.ErrnoException) => {
+    if (err.code !== "EADDRINUSE") throw err;
+    // Another start on this machine got there first (one gateway and replica host per deployment).
+    console.log(`[services] port ${port} is in use: this process does not start a gateway.`);
+    await closeDb();
+    process.exit(0);
+  },
+);
 const host = createReplicaHost();
 let stopping = false;
 const timer = setInterval(() => {

@@ -125,16 +125,26 @@ async function main(): Promise<void> {
       }
     });
   }
-  if (process.env.FORJA_NO_SERVICES !== "1") {
-    // The services gateway and the simulated replicas' host (docs/adr/0011).
+  // The services gateway and the simulated replicas' host (docs/adr/0012), next to the console's port by
+  // default (3000 → 3100). One per deployment: a second start on one database sets FORJA_NO_SERVICES=1; a port
+  // already taken skips it with a line saying so rather than stopping the console.
+  const gatewayPort = Number(process.env.FORJA_GATEWAY_PORT ?? port + 100);
+  const startServices = process.env.FORJA_NO_SERVICES !== "1" && (await isPortFree(gatewayPort, "0.0.0.0"));
+  if (process.env.FORJA_NO_SERVICES !== "1" && !startServices) {
+    console.log(
+      `[forja] port ${gatewayPort} is in use: the services gateway is not started (set FORJA_GATEWAY_PORT).`,
+    );
+  }
+  if (startServices) {
     const svc = spawn(
       process.execPath,
       ["--conditions=react-server", "--import", "tsx", "scripts/services.ts"],
-      { stdio: ["ignore", "inherit", "inherit"], env },
+      { stdio: ["ignore", "inherit", "inherit"], env: { ...env, FORJA_GATEWAY_PORT: String(gatewayPort) } },
     );
     children.push(svc);
     svc.on("exit", (code) => {
-      if (!shuttingDown) {
+      // 0: it found its port taken by another start and stood aside; the console goes on.
+      if (!shuttingDown && code !== 0) {
         console.error(`[forja] services gateway exited with code ${code}; stopping.`);
         void shutdown(1);
       }

@@ -52,7 +52,7 @@ function tokenMatches(route: Route, token: string | null): boolean {
 }
 
 /**
- * The services gateway, on its own port (docs/adr/0011): `/<org>/s/<service>/<path>` is proxied with
+ * The services gateway, on its own port (docs/adr/0012): `/<org>/s/<service>/<path>` is proxied with
  * http-proxy-3 over keep-alive connections to the ready replica with the fewest outstanding requests; responses
  * stream through (token streaming), Upgrade requests are passed through (WebSocket). With no ready replica a
  * request is held (bounded queue) until one is ready or the hold times out (503 + Retry-After). A connection
@@ -255,7 +255,16 @@ export async function startGateway(opts: GatewayOptions = {}) {
     req.url = `${m[3] ?? "/"}${m[4] ?? ""}`;
     proxy.ws(req, socket, head, { target: replica.endpoint }, () => socket.destroy());
   });
-  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, opts.host ?? "127.0.0.1", resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port ?? 0, opts.host ?? "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  }).catch((err) => {
+    for (const t of timers) clearInterval(t);
+    throw err;
+  });
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,

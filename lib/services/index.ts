@@ -1,6 +1,6 @@
 /**
  * lib/services: inference services — a service is replicas (instances admitted like any other) of a model
- * server behind Forja's gateway, sized by an autoscaler from the gateway's telemetry. docs/adr/0011.
+ * server behind Forja's gateway, sized by an autoscaler from the gateway's telemetry. docs/adr/0012.
  */
 export { type AutoscaleResult, autoscaleServices } from "./autoscaler";
 export { type CreateServiceResult, createService } from "./create";
