@@ -1,6 +1,7 @@
 import { createTranslator } from "next-intl";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
+import { API_FIELD_MESSAGES } from "@/lib/api/field-messages";
 import { type EffectivePolicy, policySchema, policyViolations, snoozeSchema } from "@/lib/autoshutdown";
 import { AUTOSHUTDOWN_FIELD_MESSAGES } from "@/lib/autoshutdown/field-messages";
 import { budgetSchema } from "@/lib/budgets";
@@ -237,5 +238,16 @@ describe("cost, budget and auto-shutdown field messages", () => {
     expect(t("es")(none.key as string, none.params)).toMatch(
       /^Tu organización no tiene una reserva activa de NVIDIA L4/,
     );
+  });
+
+  it("the API's own field messages (a foreign cursor, a bad Idempotency-Key) are in both catalogs", () => {
+    const cursor = toFormResult(ValidationError.field("cursor", API_FIELD_MESSAGES.cursorForeign), t("es"), {
+      label: "api",
+    });
+    expect(cursor.ok ? null : cursor.fieldErrors?.cursor).toEqual([
+      "Este cursor no lo emitió esta lista; empieza de nuevo sin él",
+    ]);
+    const key = ValidationError.field("Idempotency-Key", API_FIELD_MESSAGES.idempotencyKey);
+    expect(key.fieldMessages["Idempotency-Key"]?.[0]?.key).toBe("ApiFieldErrors.idempotencyKey");
   });
 });

@@ -6,6 +6,7 @@ import { ConflictError, nowOf, ValidationError } from "@/lib/core";
 import { inTx } from "@/lib/db/client";
 import { apiIdempotencyKeys } from "@/lib/db/schema";
 import type { ApiCtx } from "./authenticate";
+import { API_FIELD_MESSAGES } from "./field-messages";
 import { apiJson } from "./handler";
 
 /** How long a key is remembered: a retry storm is minutes; a day covers a CI job retried the next morning. */
@@ -43,7 +44,7 @@ export async function idempotentCreate(
     });
   if (key === null) return created(await create(ctx), false);
   if (!KEY.test(key)) {
-    throw ValidationError.field("Idempotency-Key", "Use 1–200 visible ASCII characters, e.g. a UUID");
+    throw ValidationError.field("Idempotency-Key", API_FIELD_MESSAGES.idempotencyKey);
   }
   const requestHash = createHash("sha256")
     .update(`${req.method} ${route}\n${JSON.stringify(body ?? null)}`)

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ValidationError } from "@/lib/core";
+import { API_FIELD_MESSAGES } from "./field-messages";
 
 /**
  * Cursor pagination for every list of the API: `?limit=` (1–100, default 50) and `?cursor=` (opaque: the
@@ -26,8 +27,7 @@ export const pageQuerySchema = z.object({
 export type PageQuery = { limit: number; cursor?: string };
 type Cursor = { k?: string; o?: number };
 
-const badCursor = () =>
-  ValidationError.field("cursor", "This cursor was not issued by this list; start again without it");
+const badCursor = () => ValidationError.field("cursor", API_FIELD_MESSAGES.cursorForeign);
 
 export function encodeCursor(c: Cursor): string {
   return Buffer.from(JSON.stringify(c)).toString("base64url");
