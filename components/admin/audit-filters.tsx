@@ -6,8 +6,8 @@ type Props = {
   /** Where the form submits (the current list path). */
   path: string;
   actions: string[];
-  current: { action?: string; org?: string };
-  /** The platform view filters by organization too. */
+  current: { action?: string; org?: string; actor?: string; from?: string; to?: string };
+  /** The platform view filters by organization, actor and days too. */
   withOrg?: boolean;
 };
 
@@ -20,10 +20,29 @@ export async function AuditFilters({ path, actions, current, withOrg }: Props) {
   return (
     <Form action={path} className="mb-4 flex flex-wrap items-end gap-3" aria-label={t("filters")}>
       {withOrg && (
-        <label className="flex flex-col gap-1 text-sm">
-          <span>{t("organizationSlug")}</span>
-          <input name="org" defaultValue={current.org ?? ""} placeholder="acme-ai" className={control} />
-        </label>
+        <>
+          <label className="flex flex-col gap-1 text-sm">
+            <span>{t("organizationSlug")}</span>
+            <input name="org" defaultValue={current.org ?? ""} placeholder="acme-ai" className={control} />
+          </label>
+          <label className="flex flex-col gap-1 text-sm">
+            <span>{t("actorFilter")}</span>
+            <input
+              name="actor"
+              defaultValue={current.actor ?? ""}
+              placeholder="ana@example.com"
+              className={control}
+            />
+          </label>
+          <label className="flex flex-col gap-1 text-sm">
+            <span>{t("from")}</span>
+            <input type="date" name="from" defaultValue={current.from ?? ""} className={control} />
+          </label>
+          <label className="flex flex-col gap-1 text-sm">
+            <span>{t("to")}</span>
+            <input type="date" name="to" defaultValue={current.to ?? ""} className={control} />
+          </label>
+        </>
       )}
       <label className="flex flex-col gap-1 text-sm">
         <span>{t("action")}</span>
@@ -45,7 +64,7 @@ export async function AuditFilters({ path, actions, current, withOrg }: Props) {
       >
         {t("apply")}
       </button>
-      {(current.action || current.org) && (
+      {Object.values(current).some(Boolean) && (
         <Link href={path} className="py-1.5 text-sm text-orange-700 underline dark:text-orange-400">
           {t("clear")}
         </Link>

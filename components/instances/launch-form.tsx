@@ -205,7 +205,6 @@ export function LaunchForm({
             id="field-autoRecover"
             type="checkbox"
             name="autoRecover"
-            disabled={pricing !== "spot"}
             aria-describedby="field-autoRecover-hint field-autoRecover-error"
             className="mt-0.5 size-4 accent-orange-700"
           />

@@ -20,6 +20,7 @@ export function ConfirmAction({
   action,
   fields,
   variant = "danger",
+  children,
 }: {
   trigger: ReactNode;
   /** Accessible name of the trigger when its visible text is ambiguous in a list ("Remove Max Member"). */
@@ -30,10 +31,12 @@ export function ConfirmAction({
   action: FormAction<unknown>;
   fields: Record<string, string>;
   variant?: "danger" | "primary";
+  /** Inputs the person fills in the dialog (a reason), given the action's field errors. */
+  children?: (fieldErrors: Record<string, string[]> | undefined) => ReactNode;
 }) {
   const t = useTranslations("Common");
   const dialogRef = useRef<HTMLDialogElement>(null);
-  const { state, formAction, onSubmit, pending, error } = useActionForm(action);
+  const { state, formAction, onSubmit, pending, error, fieldErrors } = useActionForm(action);
   useEffect(() => {
     if (state?.ok) dialogRef.current?.close();
   }, [state]);
@@ -53,6 +56,7 @@ export function ConfirmAction({
           {Object.entries(fields).map(([name, value]) => (
             <input key={name} type="hidden" name={name} value={value} />
           ))}
+          {children?.(fieldErrors)}
           <FormMessage message={error} />
           {/* Cancel first and autofocused: in a confirmation dialog the safe choice should have focus. */}
           <div className="flex justify-end gap-2">

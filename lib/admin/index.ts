@@ -1,7 +1,18 @@
 /** The platform operator's read models. Every function refuses anyone but an operator (requireOperator). */
-export { listPlatformAuditLog, type PlatformAuditFilters } from "@/lib/audit";
+export { exportPlatformAuditCsv, listPlatformAuditLog, type PlatformAuditFilters } from "@/lib/audit";
 export type { Paged } from "@/lib/core";
 export { type FleetJurisdiction, type FleetModelRow, type FleetRegion, getFleet } from "./fleet";
+export {
+  getNode,
+  listNodes,
+  type NodeDetail,
+  type NodeFilters,
+  type NodeGpu,
+  type NodeInstance,
+  type NodeRow,
+  nodeListSchema,
+  nodeRowSchema,
+} from "./nodes";
 export {
   getOutboxMessage,
   listOutboxMessages,

@@ -20,6 +20,8 @@ export type TenantDetail = {
     state: string;
     regionCode: string;
     gpus: number;
+    /** Where it holds GPUs now (or last held them). */
+    node: { id: string; name: string } | null;
     createdAt: Date;
   }>;
   audit: Array<{ id: number; action: string; actor: string | null; at: Date }>;
@@ -80,10 +82,14 @@ export async function getTenant(ctx: Ctx, slug: string): Promise<TenantDetail> {
       state: string;
       region_code: string;
       gpus: string;
+      node_id: string | null;
+      node_name: string | null;
       created_at: Date;
     }>(
-      sql`select id, name, state, region_code, gpu_count * slices_per_gpu / 7.0 as gpus, created_at
-        from instances where org_id = ${id} order by created_at desc limit 50`,
+      sql`select i.id, i.name, i.state, i.region_code, i.gpu_count * i.slices_per_gpu / 7.0 as gpus,
+          i.node_id, n.name as node_name, i.created_at
+        from instances i left join nodes n on n.id = i.node_id
+        where i.org_id = ${id} order by i.created_at desc limit 50`,
     ),
     exec.execute<{ id: number; action: string; actor: string | null; at: Date }>(sql`
       select a.id, a.action, coalesce(u.email, a.actor_kind) as actor, a.at from audit_log a
@@ -124,6 +130,7 @@ export async function getTenant(ctx: Ctx, slug: string): Promise<TenantDetail> {
       state: r.state,
       regionCode: r.region_code,
       gpus: Number(r.gpus),
+      node: r.node_id && r.node_name ? { id: r.node_id, name: r.node_name } : null,
       createdAt: date(r.created_at),
     })),
     audit: audit.rows.map((r) => ({ id: Number(r.id), action: r.action, actor: r.actor, at: date(r.at) })),

@@ -37,3 +37,9 @@ export function withIdempotencyKey(body: unknown, header: string | null): unknow
   }
   return { ...body, idempotencyKey: header };
 }
+
+/** A body that may be left out (an optional reason): empty → `{}`, otherwise as readJsonBody. */
+export async function readOptionalJsonBody(req: Request): Promise<unknown> {
+  const text = await req.clone().text();
+  return text.trim() ? readJsonBody(req) : {};
+}

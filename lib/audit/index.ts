@@ -1,7 +1,9 @@
 export {
+  AUDIT_CSV_COLUMNS,
   AUDIT_PAGE_SIZE,
   type AuditFilters,
   type AuditRow,
+  exportPlatformAuditCsv,
   listAuditLog,
   listPlatformAuditLog,
   type PlatformAuditFilters,

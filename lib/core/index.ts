@@ -1,6 +1,7 @@
 export * from "./action-result";
 export * from "./checkpoint";
 export * from "./context";
+export * from "./csv";
 export * from "./email";
 export * from "./errors";
 export * from "./messages";

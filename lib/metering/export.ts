@@ -1,6 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import type { Ctx } from "@/lib/core";
+import { type Ctx, csvField } from "@/lib/core";
 import { readDb } from "@/lib/db/client";
 import { costScopeOf } from "./access";
 import { type CostRangeInput, costRangeSchema } from "./schemas";
@@ -29,14 +29,6 @@ export const LEDGER_CSV_COLUMNS = [
 ] as const;
 
 const BATCH = 1000;
-
-/** RFC 4180 field: quoted when it holds a comma, quote or line break; a leading = + - @ is defused for spreadsheets. */
-export function csvField(v: unknown): string {
-  if (v === null || v === undefined) return "";
-  let s = v instanceof Date ? v.toISOString() : String(v);
-  if (/^[=+\-@]/.test(s) && !/^-?\d/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-}
 
 type CsvRow = Record<(typeof LEDGER_CSV_COLUMNS)[number], unknown> & { id: string };
 

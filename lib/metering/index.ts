@@ -19,7 +19,7 @@ export {
   type TopInstance,
   topInstances,
 } from "./explorer";
-export { csvField, exportLedgerCsv, LEDGER_CSV_COLUMNS } from "./export";
+export { exportLedgerCsv, LEDGER_CSV_COLUMNS } from "./export";
 export { FORECAST_METHOD, type Forecast, forecastOf, round2 } from "./forecast";
 export { type MeteringResult, meterUsage } from "./meter";
 export { type Month, monthOf, parseMonth } from "./period";

@@ -2,19 +2,24 @@ import "server-only";
 import { and, eq, inArray } from "drizzle-orm";
 import { requireOperator } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
-import { type Ctx, NotFoundError, nowOf } from "@/lib/core";
+import { type Ctx, NotFoundError, nowOf, parseInput } from "@/lib/core";
 import { type Tx, withReadCommittedTx } from "@/lib/db/client";
 import { instances, nodes } from "@/lib/db/schema";
 import { why } from "./event-reasons";
 import { applyTransitions } from "./lifecycle";
+import { nodeActionSchema } from "./node-admin";
 import { getProvider } from "./providers";
 import { lockRegionPlacement, SPOT_NOTICE_MS } from "./scheduler";
 import { CAPACITY_STATES, type InstanceState } from "./states";
 
 type NodeStatus = "active" | "draining" | "down";
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-async function setNodeStatus(ctx: Ctx, nodeId: string, status: NodeStatus, now: Date) {
+async function setNodeStatus(ctx: Ctx, nodeId: string, status: NodeStatus, raw: unknown) {
   requireOperator(ctx);
+  const { reason: operatorReason } = parseInput(nodeActionSchema, raw ?? {});
+  const now = nowOf(ctx);
+  if (!UUID.test(nodeId)) throw new NotFoundError("Node");
   return withReadCommittedTx(ctx.tx, async (tx) => {
     const [node] = await tx.select().from(nodes).where(eq(nodes.id, nodeId));
     if (!node) throw new NotFoundError("Node");
@@ -40,7 +45,13 @@ async function setNodeStatus(ctx: Ctx, nodeId: string, status: NodeStatus, now: 
       action: `node.${status === "down" ? "failed" : status === "draining" ? "drained" : "activated"}`,
       targetType: "node",
       targetId: nodeId,
-      data: { name: node.name, from: node.status, failedInstances: failed, noticedInstances: noticed },
+      data: {
+        name: node.name,
+        from: node.status,
+        failedInstances: failed,
+        noticedInstances: noticed,
+        ...(operatorReason ? { reason: operatorReason } : {}),
+      },
       at: now,
     });
     return { nodeId, name: node.name, status, failedInstances: failed, noticedInstances: noticed };
@@ -51,21 +62,24 @@ async function setNodeStatus(ctx: Ctx, nodeId: string, status: NodeStatus, now: 
  * A node went down: no more placements there, and every instance holding GPUs on it fails (its allocations
  * are released by the transition), except running ones with auto-recover, which are requeued. Operators only.
  */
-export function failNode(ctx: Ctx, nodeId: string, now: Date = nowOf(ctx)) {
-  return setNodeStatus(ctx, nodeId, "down", now);
+export function failNode(ctx: Ctx, nodeId: string, input: unknown = {}) {
+  return setNodeStatus(ctx, nodeId, "down", input);
 }
 
 /**
  * Drain: nothing new is placed there, and its running instances get a notice (stopped when it ends, requeued
  * with auto-recover). Operators only.
  */
-export function drainNode(ctx: Ctx, nodeId: string, now: Date = nowOf(ctx)) {
-  return setNodeStatus(ctx, nodeId, "draining", now);
+export function drainNode(ctx: Ctx, nodeId: string, input: unknown = {}) {
+  return setNodeStatus(ctx, nodeId, "draining", input);
 }
 
-/** Back in service after a drain or repair. */
-export function activateNode(ctx: Ctx, nodeId: string, now: Date = nowOf(ctx)) {
-  return setNodeStatus(ctx, nodeId, "active", now);
+/**
+ * Back in service after a drain or repair. `input` of the three verbs is `{ reason? }`: the operator's
+ * words, kept in the audit row.
+ */
+export function activateNode(ctx: Ctx, nodeId: string, input: unknown = {}) {
+  return setNodeStatus(ctx, nodeId, "active", input);
 }
 
 type NodeRow = { id: string; name: string };

@@ -8,6 +8,14 @@ export { IMAGE_CATALOG, type ImageSummary, listImages, seedImages } from "./imag
 export { type CapacityViolation, checkCapacityInvariants } from "./invariant";
 export { type LaunchResult, launch } from "./launch";
 export { applyTransition, applyTransitions, type Transition } from "./lifecycle";
+export {
+  type AddedNode,
+  type AddNodeInput,
+  addNode,
+  addNodeSchema,
+  NODE_FIELD_MESSAGES,
+  nodeActionSchema,
+} from "./node-admin";
 export { currentPrice, type PricingModelDb } from "./offerings";
 export { policyStop } from "./policy-stop";
 export { preemptInstance } from "./preempt";

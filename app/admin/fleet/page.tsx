@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { getFormatter, getTranslations } from "next-intl/server";
 import { EmptyState, PageHeader, tableClass, tdClass, thClass } from "@/components/admin/page-header";
 import { getFleet } from "@/lib/admin";
@@ -13,7 +14,11 @@ export default async function FleetPage() {
   const pct = (a: number, total: number) => (total ? format.number(a / total, { style: "percent" }) : "—");
   return (
     <>
-      <PageHeader title={t("title")} description={t("description")} />
+      <PageHeader title={t("title")} description={t("description")}>
+        <Link href="/admin/fleet/nodes" className="text-sm text-orange-700 underline dark:text-orange-400">
+          {t("allNodes")}
+        </Link>
+      </PageHeader>
       {fleet.length === 0 && <EmptyState title={t("empty")} body={t("emptyHint")} />}
       {fleet.map((j) => (
         <section key={j.jurisdiction} aria-labelledby={`j-${j.jurisdiction}`} className="mb-8">
@@ -29,6 +34,13 @@ export default async function FleetPage() {
                 </span>
                 {!r.active && <span className="ml-2 text-sm font-normal">{t("regionInactive")}</span>}
               </h3>
+              <Link
+                href={`/admin/fleet/nodes?region=${r.code}`}
+                aria-label={`${t("regionNodes")}: ${r.name}`}
+                className="text-sm text-orange-700 underline dark:text-orange-400"
+              >
+                {t("regionNodes")}
+              </Link>
               <p className="mb-2 text-sm text-slate-600 dark:text-slate-400">
                 {t("regionSummary", {
                   allocated: r.gpusAllocated,

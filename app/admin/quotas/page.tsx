@@ -206,8 +206,9 @@ export default async function AdminQuotasPage({ searchParams }: { searchParams: 
                     <code>{h.action}</code>
                   </td>
                   <td className={tdClass}>{h.orgName ?? "—"}</td>
-                  <td className={tdClass}>{h.targetId ?? "—"}</td>
-                  <td className={`${tdClass} max-w-md break-words font-mono text-xs`}>
+                  {/* Ids and JSON break anywhere, so the history fits instead of scrolling sideways. */}
+                  <td className={`${tdClass} break-all`}>{h.targetId ?? "—"}</td>
+                  <td className={`${tdClass} max-w-md break-all font-mono text-xs`}>
                     {h.data ? JSON.stringify(h.data) : ""}
                   </td>
                 </tr>

@@ -1,12 +1,15 @@
 import "server-only";
 import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
+import { nodeListSchema } from "@/lib/admin";
 import { catalogFiltersSchema } from "@/lib/catalog";
 import { costRangeSchema, reservationSchema } from "@/lib/metering";
 import {
+  addNodeSchema,
   launchPreviewQuerySchema,
   launchSpecSchema,
   listInstancesSchema,
+  nodeActionSchema,
   suspendSchema,
 } from "@/lib/provisioning";
 import {
@@ -70,7 +73,8 @@ function nodeVerb(summary: string, description: string): ZodOpenApiOperationObje
     summary,
     description: `Platform operators only, with the console session. ${description}`,
     requestParams: { path: nodePath },
-    responses: responses({ "200": json("The node's new status", nodeResultSchema) }, [403]),
+    requestBody: { content: { "application/json": { schema: nodeActionSchema } } },
+    responses: responses({ "200": json("The node's new status", nodeResultSchema) }, [400, 403, 413, 422]),
   };
 }
 
@@ -263,6 +267,44 @@ const paths: ZodOpenApiPathsObject = {
       responses: responses(
         { "200": json("Reactivated", z.object({ org: z.string(), suspended: z.boolean() })) },
         [403, 409],
+      ),
+    },
+  },
+  "/admin/nodes": {
+    get: {
+      tags: ["Operators"],
+      summary: "List nodes",
+      description: "Platform operators only. Filter by `region` and `status` (active, draining, down).",
+      requestParams: {
+        query: z.object({
+          region: z.string().optional(),
+          status: z.enum(["active", "draining", "down"]).optional(),
+        }),
+      },
+      responses: responses({ "200": json("Nodes by region and name", nodeListSchema) }, [403]),
+    },
+    post: {
+      tags: ["Operators"],
+      summary: "Add a node",
+      description:
+        "Platform operators only, to a region Forja places in (a cluster-attached region discovers its nodes). The first `migGpus` GPUs start in MIG mode.",
+      requestBody: { required: true, content: { "application/json": { schema: addNodeSchema } } },
+      responses: responses(
+        {
+          "201": json(
+            "Added",
+            nodeListSchema.shape.items.element.pick({
+              id: true,
+              name: true,
+              regionCode: true,
+              gpuModelId: true,
+              gpuCount: true,
+              migGpus: true,
+              status: true,
+            }),
+          ),
+        },
+        [400, 403, 409, 413, 422],
       ),
     },
   },

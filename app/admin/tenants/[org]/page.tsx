@@ -145,6 +145,9 @@ export default async function TenantPage({ params }: { params: Promise<{ org: st
                 {t("gpus")}
               </th>
               <th scope="col" className={thClass}>
+                {t("node")}
+              </th>
+              <th scope="col" className={thClass}>
                 {t("created")}
               </th>
             </tr>
@@ -156,6 +159,15 @@ export default async function TenantPage({ params }: { params: Promise<{ org: st
                 <td className={tdClass}>{i.state}</td>
                 <td className={tdClass}>{i.regionCode}</td>
                 <td className={tdClass}>{gpus(i.gpus)}</td>
+                <td className={tdClass}>
+                  {i.node ? (
+                    <Link href={`/admin/fleet/nodes/${i.node.id}`} className="text-orange-700 underline">
+                      {i.node.name}
+                    </Link>
+                  ) : (
+                    "—"
+                  )}
+                </td>
                 <td className={tdClass}>{when(i.createdAt)}</td>
               </tr>
             ))}

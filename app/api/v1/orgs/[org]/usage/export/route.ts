@@ -1,3 +1,4 @@
+import { csvResponse } from "@/lib/api/csv-response";
 import { apiHandler } from "@/lib/api/handler";
 import { notAllowed } from "@/lib/api/not-allowed";
 import { exportLedgerCsv } from "@/lib/metering";
@@ -12,24 +13,7 @@ export const GET = apiHandler<{ org: string }>(async ({ ctx, params, url }) => {
     to: url.searchParams.get("to") ?? undefined,
     project: url.searchParams.get("project") || undefined,
   });
-  const encoder = new TextEncoder();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const next = await lines.next();
-      if (next.done) controller.close();
-      else controller.enqueue(encoder.encode(next.value));
-    },
-    async cancel() {
-      await lines.return(undefined);
-    },
-  });
-  return new Response(body, {
-    headers: {
-      "content-type": "text/csv; charset=utf-8",
-      "content-disposition": `attachment; filename="${filename.replace(/[^\w.-]/g, "_")}"`,
-      "cache-control": "no-store",
-    },
-  });
+  return csvResponse(filename, lines);
 });
 
 export const { POST, PUT, PATCH, DELETE } = notAllowed("GET");

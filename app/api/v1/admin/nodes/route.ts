@@ -1,0 +1,22 @@
+import { listNodes } from "@/lib/admin";
+import { readJsonBody } from "@/lib/api/body";
+import { apiHandler, apiJson } from "@/lib/api/handler";
+import { notAllowed } from "@/lib/api/not-allowed";
+import { addNode } from "@/lib/provisioning";
+
+/** GET (operators) ?region=&status=: every node with its GPUs, MIG layout and what holds capacity there. */
+export const GET = apiHandler(async ({ ctx, url }) =>
+  apiJson({
+    items: await listNodes(ctx, {
+      region: url.searchParams.get("region") || undefined,
+      status: url.searchParams.get("status") || undefined,
+    }),
+  }),
+);
+
+/** POST {name, regionCode, gpuModelId, gpuCount, vcpus, ramGib, migGpus?}: add a node to a simulated region. */
+export const POST = apiHandler(async ({ req, ctx }) =>
+  apiJson(await addNode(ctx, await readJsonBody(req)), { status: 201 }),
+);
+
+export const { PUT, PATCH, DELETE } = notAllowed("GET", "POST");
