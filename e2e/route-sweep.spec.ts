@@ -33,6 +33,7 @@ async function realIds(): Promise<Record<string, string>> {
       "/[org]/budgets/[id]": await one(
         "select b.id from budgets b join organizations o on o.id = b.org_id where o.slug = 'acme-ai' limit 1",
       ),
+      "/admin/fleet/nodes/[id]": await one("select id from nodes order by name limit 1"),
     };
   } finally {
     await db.end();

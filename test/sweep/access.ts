@@ -24,6 +24,9 @@ export const API_ACCESS: Record<string, Level> = {
   "POST /api/v1/admin/tenants/[org]/reactivate": "operator",
   "POST /api/v1/admin/nodes/[id]/drain": "operator",
   "POST /api/v1/admin/nodes/[id]/fail": "operator",
+  "GET /api/v1/admin/nodes": "operator",
+  "POST /api/v1/admin/nodes": "operator",
+  "GET /api/v1/admin/audit/export": "operator",
   "GET /api/v1/admin/quotas": "operator",
   "PUT /api/v1/admin/quotas": "operator",
   "GET /api/v1/admin/cohorts": "operator",
@@ -128,6 +131,9 @@ export const PAGE_ACCESS: Record<string, Level> = {
   "/admin/audit": "operator",
   "/admin/capacity": "operator",
   "/admin/fleet": "operator",
+  "/admin/fleet/nodes": "operator",
+  "/admin/fleet/nodes/new": "operator",
+  "/admin/fleet/nodes/[id]": "operator",
   "/admin/outbox": "operator",
   "/admin/outbox/[id]": "operator",
   "/admin/quotas": "operator",
@@ -185,6 +191,10 @@ export const ACTION_ACCESS: Record<string, Level> = {
   "admin/quotas/actions.ts#setCohortMemberAction": "operator",
   "admin/tenants/[org]/actions.ts#suspendTenantAction": "operator",
   "admin/tenants/[org]/actions.ts#reactivateTenantAction": "operator",
+  "admin/fleet/actions.ts#addNodeAction": "operator",
+  "admin/fleet/actions.ts#drainNodeAction": "operator",
+  "admin/fleet/actions.ts#failNodeAction": "operator",
+  "admin/fleet/actions.ts#activateNodeAction": "operator",
 };
 
 const ORDER: OrgLevel[] = ["viewer", "member", "admin", "owner"];

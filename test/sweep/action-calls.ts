@@ -8,7 +8,7 @@ import { getDb } from "@/lib/db/client";
 import { memberships } from "@/lib/db/schema";
 import { createWebhookEndpoint, sendTestWebhook } from "@/lib/notify";
 import { launch, suspendOrganization } from "@/lib/provisioning";
-import { bigQuota, notebookSpec, type TestFleet } from "@/lib/provisioning/__tests__/fixtures";
+import { bigQuota, newFleet, notebookSpec, type TestFleet } from "@/lib/provisioning/__tests__/fixtures";
 import { createCohort, createQuotaRequest } from "@/lib/quotas";
 import { createApiToken, inviteMember } from "@/lib/tenancy";
 import { uniqueEmail } from "../factories";
@@ -288,4 +288,34 @@ export const ACTION_CALLS: Record<string, Recipe> = {
     await suspendOrganization(o.operator, { org: o.slug, reason: "Sweep", noticeMinutes: 0 });
     return { args: [null, form({ org: o.slug })] };
   },
+
+  // Fleet actions touch no organization's rows: the node (or its name) is watched.
+  "admin/fleet/actions.ts#addNodeAction": (o) => {
+    const name = `sweep-${randomUUID().slice(0, 8)}`;
+    const node = {
+      name,
+      regionCode: o.fleet.region,
+      gpuModelId: "h100",
+      gpuCount: "1",
+      vcpus: "8",
+      ramGib: "64",
+    };
+    return {
+      args: [null, form({ ...node, migGpus: "0" })],
+      watch: sql`select count(*)::text as v from nodes where name = ${name}`,
+    };
+  },
+  "admin/fleet/actions.ts#drainNodeAction": () => nodeVerbCall("active"),
+  "admin/fleet/actions.ts#failNodeAction": () => nodeVerbCall("active"),
+  "admin/fleet/actions.ts#activateNodeAction": () => nodeVerbCall("draining"),
 };
+
+/** A node of its own (one GPU, in a region of its own) for a drain, failure or return to service. */
+async function nodeVerbCall(status: "active" | "draining"): Promise<ActionCall> {
+  const fleet = await newFleet([{ gpus: 1, status }]);
+  const nodeId = (fleet.nodes[0] as { id: string }).id;
+  return {
+    args: [null, form({ nodeId, reason: "Sweep" })],
+    watch: sql`select status::text as v from nodes where id = ${nodeId}`,
+  };
+}

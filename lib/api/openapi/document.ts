@@ -270,18 +270,42 @@ const paths: ZodOpenApiPathsObject = {
       ),
     },
   },
+  "/admin/audit/export": {
+    get: {
+      tags: ["Operators"],
+      summary: "Audit log as CSV",
+      description:
+        "Platform operators only. Streamed, oldest first, under the console's filters: `org` (slug), `actor` (email, or system/api), `action`, `from` and `to` (days, UTC, both included).",
+      requestParams: {
+        query: z.object({
+          org: z.string().optional(),
+          actor: z.string().optional(),
+          action: z.string().optional(),
+          from: z.iso.date().optional(),
+          to: z.iso.date().optional(),
+        }),
+      },
+      responses: responses(
+        { "200": { description: "CSV rows", content: { "text/csv": { schema: z.string() } } } },
+        [403],
+      ),
+    },
+  },
   "/admin/nodes": {
     get: {
       tags: ["Operators"],
       summary: "List nodes",
       description: "Platform operators only. Filter by `region` and `status` (active, draining, down).",
       requestParams: {
-        query: z.object({
+        query: pageParams.extend({
           region: z.string().optional(),
           status: z.enum(["active", "draining", "down"]).optional(),
         }),
       },
-      responses: responses({ "200": json("Nodes by region and name", nodeListSchema) }, [403]),
+      responses: responses(
+        { "200": json("Nodes by region and name", listOf(nodeListSchema.shape.items.element)) },
+        [403, 422],
+      ),
     },
     post: {
       tags: ["Operators"],

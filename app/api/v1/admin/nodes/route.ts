@@ -2,17 +2,17 @@ import { listNodes } from "@/lib/admin";
 import { readJsonBody } from "@/lib/api/body";
 import { apiHandler, apiJson } from "@/lib/api/handler";
 import { notAllowed } from "@/lib/api/not-allowed";
+import { pageOf } from "@/lib/api/paging";
 import { addNode } from "@/lib/provisioning";
 
-/** GET (operators) ?region=&status=: every node with its GPUs, MIG layout and what holds capacity there. */
-export const GET = apiHandler(async ({ ctx, url }) =>
-  apiJson({
-    items: await listNodes(ctx, {
-      region: url.searchParams.get("region") || undefined,
-      status: url.searchParams.get("status") || undefined,
-    }),
-  }),
-);
+/** GET (operators) ?region=&status=&limit=&cursor=: every node with its GPUs, MIG layout and what holds capacity there. */
+export const GET = apiHandler(async ({ ctx, url }) => {
+  const nodes = await listNodes(ctx, {
+    region: url.searchParams.get("region") || undefined,
+    status: url.searchParams.get("status") || undefined,
+  });
+  return apiJson(pageOf(nodes, url.searchParams, (n) => n.id));
+});
 
 /** POST {name, regionCode, gpuModelId, gpuCount, vcpus, ramGib, migGpus?}: add a node to a simulated region. */
 export const POST = apiHandler(async ({ req, ctx }) =>
