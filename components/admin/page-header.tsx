@@ -28,3 +28,18 @@ export { EmptyState } from "@/components/ui/empty-state";
 export const tableClass = "w-full border-collapse text-left text-sm";
 export const thClass = "border-b border-slate-200 px-3 py-2 font-semibold dark:border-slate-700";
 export const tdClass = "border-b border-slate-100 px-3 py-2 align-top dark:border-slate-800";
+
+/** A table's column headers, one per label. */
+export function HeaderRow({ labels }: { labels: string[] }) {
+  return (
+    <thead>
+      <tr>
+        {labels.map((label) => (
+          <th key={label} scope="col" className={thClass}>
+            {label}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}

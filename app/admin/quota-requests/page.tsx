@@ -1,5 +1,5 @@
 import { getFormatter, getTranslations } from "next-intl/server";
-import { EmptyState, PageHeader, tableClass, tdClass, thClass } from "@/components/admin/page-header";
+import { EmptyState, HeaderRow, PageHeader, tableClass, tdClass } from "@/components/admin/page-header";
 import { listQuotaRequests } from "@/lib/quotas";
 import { getAdminContext } from "../admin-context";
 import { decideQuotaRequestAction } from "./actions";
@@ -67,15 +67,11 @@ export default async function AdminQuotaRequestsPage() {
         <div className="overflow-x-auto">
           <table className={tableClass}>
             <caption className="sr-only">{t("decidedTitle")}</caption>
-            <thead>
-              <tr>
-                {(["organization", "what", "status", "granted", "message", "decidedAt"] as const).map((k) => (
-                  <th key={k} scope="col" className={thClass}>
-                    {t(`col.${k}`)}
-                  </th>
-                ))}
-              </tr>
-            </thead>
+            <HeaderRow
+              labels={(["organization", "what", "status", "granted", "message", "decidedAt"] as const).map(
+                (k) => t(`col.${k}`),
+              )}
+            />
             <tbody>
               {decided.map((r) => (
                 <tr key={r.id}>

@@ -1,7 +1,7 @@
 import Form from "next/form";
 import Link from "next/link";
 import { getFormatter, getTranslations } from "next-intl/server";
-import { EmptyState, PageHeader, tableClass, tdClass, thClass } from "@/components/admin/page-header";
+import { EmptyState, HeaderRow, PageHeader, tableClass, tdClass } from "@/components/admin/page-header";
 import { listNodes } from "@/lib/admin";
 import { quotaChoices } from "@/lib/quotas";
 import { first, getAdminContext, type SearchParams } from "../../admin-context";
@@ -72,17 +72,11 @@ export default async function NodesPage({ searchParams }: { searchParams: Search
         <div className="overflow-x-auto">
           <table className={tableClass}>
             <caption className="sr-only">{t("nodesCaption")}</caption>
-            <thead>
-              <tr>
-                {(
-                  ["node", "region", "model", "status", "gpus", "mig", "allocated", "instances"] as const
-                ).map((k) => (
-                  <th key={k} scope="col" className={thClass}>
-                    {t(`col.${k}`)}
-                  </th>
-                ))}
-              </tr>
-            </thead>
+            <HeaderRow
+              labels={(
+                ["node", "region", "model", "status", "gpus", "mig", "allocated", "instances"] as const
+              ).map((k) => t(`col.${k}`))}
+            />
             <tbody>
               {nodes.map((n) => (
                 <tr key={n.id}>

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getFormatter, getTranslations } from "next-intl/server";
-import { EmptyState, PageHeader, tableClass, tdClass, thClass } from "@/components/admin/page-header";
+import { EmptyState, HeaderRow, PageHeader, tableClass, tdClass } from "@/components/admin/page-header";
 import { getNode } from "@/lib/admin";
 import { NotFoundError } from "@/lib/core";
 import { getAdminContext } from "../../../admin-context";
@@ -53,17 +53,11 @@ export default async function NodePage({ params }: { params: Promise<{ id: strin
         ) : (
           <table className={tableClass}>
             <caption className="sr-only">{t("instancesCaption", { name: node.name })}</caption>
-            <thead>
-              <tr>
-                {(["instance", "organization", "state", "gpus", "borrowed", "autoRecover"] as const).map(
-                  (k) => (
-                    <th key={k} scope="col" className={thClass}>
-                      {t(`col.${k}`)}
-                    </th>
-                  ),
-                )}
-              </tr>
-            </thead>
+            <HeaderRow
+              labels={(["instance", "organization", "state", "gpus", "borrowed", "autoRecover"] as const).map(
+                (k) => t(`col.${k}`),
+              )}
+            />
             <tbody>
               {node.running.map((i) => (
                 <tr key={i.id}>
@@ -107,15 +101,7 @@ export default async function NodePage({ params }: { params: Promise<{ id: strin
         </p>
         <table className={tableClass}>
           <caption className="sr-only">{t("gpusCaption", { name: node.name })}</caption>
-          <thead>
-            <tr>
-              {(["gpu", "mode", "slicesUsed", "holders"] as const).map((k) => (
-                <th key={k} scope="col" className={thClass}>
-                  {t(`col.${k}`)}
-                </th>
-              ))}
-            </tr>
-          </thead>
+          <HeaderRow labels={(["gpu", "mode", "slicesUsed", "holders"] as const).map((k) => t(`col.${k}`))} />
           <tbody>
             {node.gpus.map((g) => (
               <tr key={g.index}>
