@@ -2156,7 +2156,7 @@ export interface paths {
                     pageSize?: number;
                     pricing?: "on_demand" | "spot" | "reserved_1m" | "reserved_1y";
                     region?: string[];
-                    sort?: "price_asc" | "price_desc" | "per_gpu_asc" | "per_gpu_desc" | "per_tflop_asc" | "per_tflop_desc";
+                    sort?: "price_asc" | "price_desc" | "per_gpu_asc" | "per_gpu_desc" | "per_tflop_asc" | "per_tflop_desc" | "gpu_asc" | "gpu_desc" | "memory_asc" | "memory_desc" | "region_asc" | "region_desc" | "available_asc" | "available_desc" | "energy_asc" | "energy_desc" | "co2_asc" | "co2_desc";
                 };
                 header?: never;
                 path: {
@@ -2194,7 +2194,7 @@ export interface paths {
                                 pricing: components["schemas"]["PricingModel"];
                                 region: string[];
                                 /** @enum {string} */
-                                sort: "price_asc" | "price_desc" | "per_gpu_asc" | "per_gpu_desc" | "per_tflop_asc" | "per_tflop_desc";
+                                sort: "price_asc" | "price_desc" | "per_gpu_asc" | "per_gpu_desc" | "per_tflop_asc" | "per_tflop_desc" | "gpu_asc" | "gpu_desc" | "memory_asc" | "memory_desc" | "region_asc" | "region_desc" | "available_asc" | "available_desc" | "energy_asc" | "energy_desc" | "co2_asc" | "co2_desc";
                             };
                             items: components["schemas"]["Offering"][];
                             /** @description Pass as `cursor` for the next page; null on the last */
@@ -6273,6 +6273,8 @@ export interface components {
             available: number;
             bf16TflopsPerGpu: number | null;
             city: string;
+            /** @description Estimated g CO₂e per hour: energy × the region's grid intensity */
+            co2eGrams: number;
             country: string;
             disallowedReason: {
                 allowedJurisdictions: string[];
@@ -6280,6 +6282,10 @@ export interface components {
                 code: "outside_data_residency";
                 message: string;
             } | null;
+            /** @description True when the model publishes no TDP and a 300 W limit was assumed */
+            energyEstimatedTdp: boolean;
+            /** @description Estimated facility energy per hour at the GPUs' power limit (TDP × GPU share × PUE), kWh */
+            energyKwh: number;
             gpuCount: number;
             gpuMemoryGib: number;
             gpuModelId: string;
@@ -6288,6 +6294,8 @@ export interface components {
             instanceTypeId: string;
             jurisdiction: string;
             localDiskGib: number;
+            /** @description Public market median on-demand USD per GPU-hour for this GPU model */
+            marketMedianPerGpu: number | null;
             memoryBandwidthGbps: number | null;
             migProfile: string | null;
             migSlices: number | null;
@@ -6304,6 +6312,8 @@ export interface components {
             regionName: string;
             tdpWatts: number | null;
             vcpus: number;
+            /** @description pricePerGpu relative to marketMedianPerGpu: -0.15 is 15 % below it */
+            vsMarket: number | null;
         };
         OrgQuota: {
             /** @description Idle cohort GPUs it could borrow right now */
