@@ -3753,6 +3753,107 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/orgs/{org}/instances/{id}/manifests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Kubernetes manifests
+         * @description The objects Forja applies for an instance in a Kubernetes-backed region, for review: organization admins and owners, and platform operators (console session). The notebook token's Secret carries its key with the value redacted. `format=yaml` answers one multi-document YAML file (`kubectl apply -f` reads it) as a download. 409: the region runs on another engine.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    format?: "json" | "yaml";
+                };
+                header?: never;
+                path: {
+                    /** @description Instance id */
+                    id: string;
+                    /** @description Organization slug */
+                    org: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The objects (JSON), or the YAML file */
+                200: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ManifestExport"];
+                        "application/yaml": string;
+                    };
+                };
+                /** @description Missing, malformed, unknown, revoked or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Your role in the organization is too weak for this, or the API token is read-only (reason token_read_only) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The resource is in a state that does not allow this, or an Idempotency-Key was reused for another request */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/orgs/{org}/instances/{id}/metrics": {
         parameters: {
             query?: never;
@@ -7778,7 +7879,7 @@ export interface components {
                 ahead: number;
                 etaSeconds: number | null;
                 /** @enum {string} */
-                method: "capacity" | "runtime" | "history" | "unknown" | "no_capacity";
+                method: "capacity" | "runtime" | "history" | "unknown" | "no_capacity" | "cluster";
             } | null;
             gpuModelName: string;
             /** @description GPU-equivalents taken from the quota (a MIG slice: its share) */
@@ -7804,6 +7905,16 @@ export interface components {
                 usedGpus: number;
             };
             regionCode: string;
+        };
+        ManifestExport: {
+            namespace: string;
+            objects: ({
+                apiVersion: string;
+                kind: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            region: string;
         };
         Me: {
             /** @enum {string} */
@@ -7966,7 +8077,7 @@ export interface components {
             }[];
             etaSeconds: number | null;
             /** @enum {string} */
-            method: "capacity" | "runtime" | "history" | "unknown" | "no_capacity";
+            method: "capacity" | "runtime" | "history" | "unknown" | "no_capacity" | "cluster";
             /** @description 1 = next in its queue */
             position: number;
         };

@@ -8,7 +8,15 @@ export const MAILBOX_DIR = path.join(E2E_DIR, "mailbox");
 export const AUTH_DIR = path.join(E2E_DIR, "auth");
 export const STATE_FILE = path.join(E2E_DIR, "state.json");
 
-export type E2EState = { databaseUrl: string; oidcIssuer: string; smtpPort: number };
+export type E2EState = {
+  databaseUrl: string;
+  oidcIssuer: string;
+  smtpPort: number;
+  /** Why the Slurm-backed region has no cluster (Slurm not installed, outside CI); null when it has one. */
+  slurmSkipped: string | null;
+  /** The cluster's slurm.conf (SLURM_CONF for squeue in the journey). */
+  slurmConf: string | null;
+};
 
 // Passwords for the throwaway test database only; the real demo seed generates its own under .data/.
 export const USERS = {

@@ -6,6 +6,7 @@ import type { FullConfig } from "@playwright/test";
 import { freePort, startEmbeddedPostgres } from "../../lib/db/embedded";
 import { runMigrations } from "../../lib/db/migrate";
 import { sourceFingerprint } from "../../lib/runtime/build-fingerprint";
+import { startE2EKubernetes, startE2ESlurm } from "./engines";
 import { AUTH_DIR, E2E_DIR, E2E_DIST_DIR, MAILBOX_DIR, STATE_FILE } from "./env";
 import { startTestOidcProvider } from "./oidc";
 import { startMailbox } from "./smtp";
@@ -90,6 +91,12 @@ export default async function globalSetup(config: FullConfig) {
     fs.writeFileSync(stamp, fingerprint);
   }
 
+  // Last before the server, so a failed build leaves no daemons behind; the web server and the worker both need it.
+  const slurm = await startE2ESlurm();
+  if ("cluster" in slurm) env.FORJA_SLURM = slurm.forjaSlurm;
+  const kubernetes = await startE2EKubernetes(tmp);
+  env.FORJA_KUBERNETES_CONFIG = kubernetes.configFile;
+
   // The production web server (records the TCP peer for rate limits), as `npm start` runs it.
   const server = spawn(process.execPath, ["scripts/serve.mjs", "-p", String(port)], {
     env,
@@ -102,7 +109,13 @@ export default async function globalSetup(config: FullConfig) {
   await waitForHttp(`${baseURL}/api/health`, 60_000, server);
   fs.writeFileSync(
     STATE_FILE,
-    JSON.stringify({ databaseUrl: db.url, oidcIssuer: oidc.issuer, smtpPort: mailbox.port }),
+    JSON.stringify({
+      databaseUrl: db.url,
+      oidcIssuer: oidc.issuer,
+      smtpPort: mailbox.port,
+      slurmSkipped: "skipped" in slurm ? slurm.skipped : null,
+      slurmConf: "cluster" in slurm ? slurm.cluster.confPath : null,
+    }),
   );
 
   return async () => {
@@ -112,6 +125,8 @@ export default async function globalSetup(config: FullConfig) {
     );
     await oidc.stop();
     await mailbox.stop();
+    if ("cluster" in slurm) await slurm.cluster.stop();
+    await kubernetes.stop();
     await db.stop();
     fs.rmSync(tmp, { recursive: true, force: true });
   };

@@ -2,12 +2,14 @@
 import { closeDb, getDb } from "@/lib/db/client";
 import { DEFAULT_QUOTA_GPUS, seedDefaultQuotas, seedImages } from "@/lib/provisioning";
 import { createDemoOrg, createUser, seedCatalog } from "@/lib/seed";
+import { seedEngineRegions } from "./engines";
 import { USERS } from "./env";
 
 await getDb().transaction(async (tx) => {
   await seedCatalog(tx);
   // The launch form picks from the image catalog (idempotent if the catalog seed adds it too).
   await seedImages(tx);
+  await seedEngineRegions(tx);
   await createUser(tx, { ...USERS.operator, name: "Olga Operator", isOperator: true });
   const acme = await createDemoOrg(tx, {
     name: "Acme AI",

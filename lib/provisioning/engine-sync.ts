@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, inArray, isNotNull, notInArray, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, notInArray, or, sql } from "drizzle-orm";
 import type { Ctx } from "@/lib/core";
 import { readDb, type Tx, withTx } from "@/lib/db/client";
 import { instances } from "@/lib/db/schema";
@@ -12,6 +12,8 @@ import type { Instance } from "./types";
 
 /** The states in which Forja expects the engine to hold a workload for the instance. */
 const FOLLOWED = ["queued", "provisioning", "running", "stopping", "terminating", "preempting"] as const;
+/** Followed states that only wait for the workload to be gone. */
+const LEAVING = ["stopping", "terminating", "preempting"] as const;
 
 export type EngineCounts = {
   running: number;
@@ -72,19 +74,20 @@ async function followWorkloads(
       and(
         eq(instances.regionCode, region),
         inArray(instances.state, [...FOLLOWED]),
-        isNotNull(instances.providerRef),
+        // Leaving without a workload (terminating a stopped instance: its job ended with the stop) is
+        // completed here too, as the workload being gone.
+        or(isNotNull(instances.providerRef), inArray(instances.state, [...LEAVING])),
       ),
     )
     .for("update", { skipLocked: true });
   if (rows.length === 0) return;
-  const statuses = await engine.observe(
-    region,
-    rows.map((r) => r.providerRef as string),
-  );
+  const refs = rows.map((r) => r.providerRef).filter((r): r is string => r !== null);
+  const statuses = refs.length > 0 ? await engine.observe(region, refs) : new Map<string, WorkloadStatus>();
   const nodes = await nodeIndex(tx, region);
   const decisions: Array<{ inst: Instance; d: Decision }> = [];
   for (const inst of rows) {
-    const st: WorkloadStatus = statuses.get(inst.providerRef as string) ?? gone(inst.providerRef as string);
+    const ref = inst.providerRef ?? "";
+    const st: WorkloadStatus = statuses.get(ref) ?? gone(ref);
     const d = decideFromWorkload(inst, st, now, nodes.ids);
     if (d) decisions.push({ inst, d });
   }
@@ -92,7 +95,9 @@ async function followWorkloads(
   const reasons = decisions.filter((x) => x.d.stateReason !== undefined && x.d.steps.length === 0);
   for (const { inst, d } of reasons) {
     await tx.execute(
-      sql`update instances set state_reason = ${d.stateReason ?? null} where id = ${inst.id} and state = ${inst.state}`,
+      sql`update instances set state_reason = ${d.stateReason ?? null},
+            engine_queue = ${d.engineQueue ? JSON.stringify(d.engineQueue) : null}::jsonb
+          where id = ${inst.id} and state = ${inst.state}`,
     );
   }
   for (const { d } of decisions) if (d.cancel) await engine.cancel(d.cancel);

@@ -8,6 +8,8 @@ export type Decision = {
   steps: Transition[];
   /** A new stateReason without a transition (a pending workload's reason, position and ETA). */
   stateReason?: string | null;
+  /** With it, the engine's queue position and expected start, for the queue insight. */
+  engineQueue?: { position: number | null; expectedStart: string | null };
   /** A workload the engine still runs although Forja no longer wants it. */
   cancel?: string;
   /** Physical GPU indexes on the node, for the allocation rows of queued → provisioning. */
@@ -68,7 +70,12 @@ export function decideFromWorkload(
     case "queued": {
       if (st.phase === "pending") {
         const reason = pendingReason(st);
-        return reason === inst.stateReason ? null : { steps, stateReason: reason, gpuIndexes };
+        if (reason === inst.stateReason) return null;
+        const engineQueue = {
+          position: st.queuePosition,
+          expectedStart: st.expectedStart?.toISOString() ?? null,
+        };
+        return { steps, stateReason: reason, engineQueue, gpuIndexes };
       }
       if (st.phase === "running") {
         const nodeId = st.nodeName ? (nodeIds.get(st.nodeName) ?? null) : null;

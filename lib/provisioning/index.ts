@@ -8,6 +8,7 @@ export { IMAGE_CATALOG, type ImageSummary, listImages, seedImages } from "./imag
 export { type CapacityViolation, checkCapacityInvariants } from "./invariant";
 export { type LaunchResult, launch } from "./launch";
 export { applyTransition, applyTransitions, type Transition } from "./lifecycle";
+export { instanceManifests, instanceManifestsYaml, type ManifestExport } from "./manifests";
 export {
   type AddedNode,
   type AddNodeInput,

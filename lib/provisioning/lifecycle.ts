@@ -86,6 +86,7 @@ export async function applyTransitions(
       ${col("spotCheckedUntil", "spot_checked_until", "timestamptz")},
       ${col("providerRef", "provider_ref", "text")},
       ${col("borrowed", "borrowed", "boolean")},
+      engine_queue = null,
       ${sql.raw(`queue_reason = case when v.p ? 'queueReason' then nullif(v.p->'queueReason', 'null'::jsonb) else i.queue_reason end`)}
     from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
       as v(id uuid, from_state instance_state, to_state instance_state, p jsonb)

@@ -14,9 +14,10 @@ import { DEFAULT_PRIORITY } from "./schemas";
  * How an ETA was estimated: "capacity" (it fits now and nobody is ahead), "runtime" (a replay of the queue
  * against the max runtimes of what runs), "history" (the median queue wait of the last 7 days, because
  * something it waits for has no max runtime), "unknown" (neither), or "no_capacity" (no active node here has
- * this GPU model at all).
+ * this GPU model at all), or "cluster" (an engine-placed region: the position and expected start its own
+ * scheduler gives, e.g. Slurm's `squeue --start`; no ETA while the cluster has none).
  */
-export type EtaMethod = "capacity" | "runtime" | "history" | "unknown" | "no_capacity";
+export type EtaMethod = "capacity" | "runtime" | "history" | "unknown" | "no_capacity" | "cluster";
 export type WaitEstimate = {
   etaSeconds: number | null;
   method: EtaMethod;
@@ -153,13 +154,15 @@ export async function queueInsight(ctx: Ctx, orgSlug: string, instanceId: string
   if (inst.state !== "queued") return { ...base, position: null, estimate: null, alternatives: [] };
   const offering = await loadOffering(exec, inst.instanceTypeId);
   if (!offering) throw new NotFoundError("Instance type");
-  const est = await estimate(
-    exec,
-    inst.regionCode,
-    offering,
-    { id: inst.id, priority: inst.priority, queuedAt: inst.queuedAt },
-    now,
-  );
+  const est = inst.engineQueue
+    ? clusterEstimate(inst.engineQueue, now)
+    : await estimate(
+        exec,
+        inst.regionCode,
+        offering,
+        { id: inst.id, priority: inst.priority, queuedAt: inst.queuedAt },
+        now,
+      );
   const alternatives = await alternativesFor(
     exec,
     org,
@@ -167,4 +170,17 @@ export async function queueInsight(ctx: Ctx, orgSlug: string, instanceId: string
     now,
   );
   return { ...base, position: est.ahead + 1, estimate: est, alternatives };
+}
+
+/** The engine's own answer (engine-placed regions): it places, so its queue is the one that counts. */
+function clusterEstimate(
+  q: { position: number | null; expectedStart: string | null },
+  now: Date,
+): WaitEstimate {
+  const start = q.expectedStart ? Date.parse(q.expectedStart) : null;
+  return {
+    etaSeconds: start === null ? null : Math.max(0, Math.round((start - now.getTime()) / 1000)),
+    method: "cluster",
+    ahead: Math.max(0, (q.position ?? 1) - 1),
+  };
 }

@@ -55,6 +55,8 @@ export const API_ACCESS: Record<string, Level> = {
   "GET /api/v1/orgs/[org]/instances/[id]": "viewer",
   "GET /api/v1/orgs/[org]/instances/[id]/logs": "viewer",
   "GET /api/v1/orgs/[org]/instances/[id]/metrics": "viewer",
+  // Admins and owners (and operators, by console session); the sweep's simulated instance answers 409.
+  "GET /api/v1/orgs/[org]/instances/[id]/manifests": "admin",
   "POST /api/v1/orgs/[org]/instances/[id]/cancel": "member",
   "POST /api/v1/orgs/[org]/instances/[id]/start": "member",
   "POST /api/v1/orgs/[org]/instances/[id]/stop": "member",

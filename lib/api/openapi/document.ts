@@ -58,6 +58,14 @@ import {
 const idParam = z.uuid().meta({ description: "Instance id" });
 const instancePath = z.object({ org: orgParam, id: idParam });
 
+const manifestExportSchema = z
+  .object({
+    region: z.string(),
+    namespace: z.string(),
+    objects: z.array(z.looseObject({ apiVersion: z.string(), kind: z.string() })),
+  })
+  .meta({ id: "ManifestExport" });
+
 const nodePath = z.object({ id: z.uuid().meta({ description: "Node id" }) });
 const nodeResultSchema = z.object({
   nodeId: z.uuid(),
@@ -437,6 +445,30 @@ const paths: ZodOpenApiPathsObject = {
         "The tail of the current or last run; poll with `since` (the last line's time) while `live`.",
       requestParams: { path: instancePath, query: instanceLogsQuerySchema },
       responses: responses({ "200": json("Log lines, oldest first", instanceLogsSchema) }, [422]),
+    },
+  },
+  "/orgs/{org}/instances/{id}/manifests": {
+    get: {
+      tags: ["Instances"],
+      summary: "Kubernetes manifests",
+      description:
+        "The objects Forja applies for an instance in a Kubernetes-backed region, for review: organization admins and owners, and platform operators (console session). The notebook token's Secret carries its key with the value redacted. `format=yaml` answers one multi-document YAML file (`kubectl apply -f` reads it) as a download. 409: the region runs on another engine.",
+      requestParams: {
+        path: instancePath,
+        query: z.object({ format: z.enum(["json", "yaml"]).optional() }),
+      },
+      responses: responses(
+        {
+          "200": {
+            description: "The objects (JSON), or the YAML file",
+            content: {
+              "application/json": { schema: manifestExportSchema },
+              "application/yaml": { schema: z.string() },
+            },
+          },
+        },
+        [403, 409],
+      ),
     },
   },
   "/orgs/{org}/instances/{id}/metrics": {

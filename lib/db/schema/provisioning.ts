@@ -112,6 +112,11 @@ export const instances = pgTable(
      * region; set when the engine pass submits it, kept while the engine requeues it.
      */
     providerRef: text("provider_ref"),
+    /**
+     * Where the engine's own queue puts a queued instance (Slurm: its rank among the partition's pending jobs and
+     * `squeue --start`'s expected start), refreshed by each engine pass; cleared by every transition.
+     */
+    engineQueue: jsonb("engine_queue").$type<{ position: number | null; expectedStart: string | null }>(),
     /** Deterministic seed for the simulated provider. */
     simSeed: integer("sim_seed").notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),

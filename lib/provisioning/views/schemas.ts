@@ -65,7 +65,7 @@ export const instanceListSchema = z
   })
   .meta({ id: "InstanceList" });
 
-export const WAIT_METHODS = ["capacity", "runtime", "history", "unknown", "no_capacity"] as const;
+export const WAIT_METHODS = ["capacity", "runtime", "history", "unknown", "no_capacity", "cluster"] as const;
 const waitMethod = z.enum(WAIT_METHODS);
 
 const queueAlternativeSchema = z.object({

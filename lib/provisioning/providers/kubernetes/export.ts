@@ -2,7 +2,7 @@ import "server-only";
 import { dumpYaml } from "@kubernetes/client-node";
 import { and, eq } from "drizzle-orm";
 import { requireOrgAccess } from "@/lib/access";
-import { type Ctx, NotFoundError, UnauthorizedError } from "@/lib/core";
+import { type Ctx, InvalidStateError, NotFoundError, UnauthorizedError } from "@/lib/core";
 import { readDb } from "@/lib/db/client";
 import { instanceState, instances, organizations } from "@/lib/db/schema";
 import { type KubernetesRegionConfig, loadKubernetesConfig } from "./config";
@@ -20,8 +20,8 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 /**
  * The objects Forja applies for the instance's current run, for review. Who: the organization's admins and
  * owners, and platform operators; members and viewers are refused (Forbidden). The notebook token is never in
- * them (its Secret is shown with the value redacted). Another organization's instance, or one whose region is
- * not on Kubernetes, is NotFound.
+ * them (its Secret is shown with the value redacted). Another organization's instance is NotFound; one whose
+ * region is not on Kubernetes is InvalidState (it exists, but has no manifests).
  */
 export async function instanceManifests(
   ctx: Ctx,
@@ -47,7 +47,9 @@ export async function instanceManifests(
     .where(and(eq(instances.id, instanceId), eq(instances.orgId, orgId)));
   if (!row) throw new NotFoundError("Instance");
   const cfg = (opts.regions ?? loadKubernetesConfig()).find((c) => c.region === row.region);
-  if (!cfg) throw new NotFoundError("Kubernetes manifests");
+  // The instance is there (so not a 404): it just runs on another engine, which takes no manifests.
+  if (!cfg)
+    throw new InvalidStateError("The instance's region does not run on Kubernetes: it has no manifests");
   const products = (modelId: string) =>
     Object.entries(cfg.productModels)
       .filter(([, m]) => m === modelId)

@@ -5,9 +5,10 @@ import { ShutdownWarning } from "@/components/costs/shutdown-warning";
 import { InstanceCharts } from "@/components/instances/instance-charts";
 import { InstanceLive } from "@/components/instances/instance-live";
 import { LogsPanel } from "@/components/instances/logs-panel";
+import { ManifestsPanel } from "@/components/instances/manifests-panel";
 import { roleAtLeast } from "@/lib/access";
-import { NotFoundError } from "@/lib/core";
-import { loadInstanceDetail } from "@/lib/provisioning";
+import { type Ctx, InvalidStateError, NotFoundError } from "@/lib/core";
+import { instanceManifests, instanceManifestsYaml, loadInstanceDetail } from "@/lib/provisioning";
 import { getOrgPageContext } from "../../org-context";
 import { instanceAction } from "../actions";
 import { snoozeShutdownAction } from "./actions";
@@ -22,11 +23,22 @@ async function load(...args: Parameters<typeof loadInstanceDetail>) {
   }
 }
 
+/** The manifests' YAML for admins and owners, when the instance runs on Kubernetes (else null). */
+async function manifestsYaml(ctx: Ctx, slug: string, id: string): Promise<string | null> {
+  try {
+    return await instanceManifestsYaml(await instanceManifests(ctx, slug, id));
+  } catch (err) {
+    if (err instanceof InvalidStateError) return null;
+    throw err;
+  }
+}
+
 export default async function InstancePage({ params }: { params: Promise<{ org: string; id: string }> }) {
   const { org: slug, id } = await params;
   const { ctx, role } = await getOrgPageContext(slug);
   const t = await getTranslations("Instances");
   const detail = await load(ctx, slug, id);
+  const manifests = roleAtLeast(role, "admin") ? await manifestsYaml(ctx, slug, id) : null;
   return (
     <div className="flex flex-col gap-4">
       <nav aria-label={t("breadcrumb")} className="text-sm">
@@ -46,7 +58,9 @@ export default async function InstancePage({ params }: { params: Promise<{ org: 
         canConnect={roleAtLeast(role, "member")}
       />
       <InstanceCharts org={slug} instanceId={detail.id} gpuCount={detail.gpuCount} />
-      {detail.kind === "container" ? <LogsPanel org={slug} id={detail.id} /> : null}
+      {/* A notebook's logs are its Jupyter server's output (a Slurm job's stdout/stderr, a pod's log). */}
+      <LogsPanel org={slug} id={detail.id} />
+      {manifests ? <ManifestsPanel org={slug} id={detail.id} yaml={manifests} /> : null}
     </div>
   );
 }

@@ -1,7 +1,14 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/lib/db/client";
-import { checkCapacityInvariants, launch, terminate } from "@/lib/provisioning";
+import {
+  checkCapacityInvariants,
+  launch,
+  loadInstanceDetail,
+  type QueueInsight,
+  queueInsight,
+  terminate,
+} from "@/lib/provisioning";
 import { jobOf, orgWithQuota, type SlurmWorld, startSlurmWorld, stateOf, until } from "./support";
 
 // A real cluster under a loaded 2-core CI box: a job can take longer than the suite's 60 s default to go
@@ -46,6 +53,50 @@ async function terminateAll(ids: string[]) {
 }
 
 describe("Slurm places; Forja follows", () => {
+  it("a job waiting for a full cluster shows Slurm's queue position and expected start (squeue --start)", async () => {
+    // Both nodes held for 30 minutes (their time limits), so Slurm's backfill plans the waiting jobs' starts.
+    const holders: string[] = [];
+    for (let i = 0; i < 2; i++)
+      holders.push(
+        (await launch(org.ctx, org.slug, sleeper({ instanceType: "h100.8x", maxRuntimeMinutes: 30 })))
+          .instance.id,
+      );
+    await until(w, "both nodes held", async () => {
+      for (const id of holders) if ((await stateOf(id)).state !== "running") return false;
+      return true;
+    });
+    const first = (await launch(org.ctx, org.slug, sleeper({ instanceType: "h100.8x" }))).instance.id;
+    const second = (await launch(org.ctx, org.slug, sleeper({ instanceType: "h100.8x" }))).instance.id;
+    try {
+      const insights = await until(w, "both waiting with an expected start", async () => {
+        const a = await queueInsight(org.ctx, org.slug, first);
+        const b = await queueInsight(org.ctx, org.slug, second);
+        return a.estimate?.etaSeconds != null && b.estimate?.etaSeconds != null ? [a, b] : null;
+      });
+      const [a, b] = insights as [QueueInsight, QueueInsight];
+      // Slurm's order (priority, then job id), not Forja's launch order: both are ranked, one after the other.
+      expect([a.position, b.position].sort()).toEqual([1, 2]);
+      expect([a.estimate?.method, b.estimate?.method]).toEqual(["cluster", "cluster"]);
+      // squeue --start's StartTime for each job, as Forja holds it.
+      const start = (ref: string) =>
+        Date.parse(`${w.cluster.cmd("squeue", ["--start", "-h", "-j", ref, "-o", "%S"]).trim()}Z`);
+      for (const [id, insight] of [
+        [first, a],
+        [second, b],
+      ] as const) {
+        const ref = (await stateOf(id)).provider_ref as string;
+        const expected = (start(ref) - Date.now()) / 1000;
+        expect(insight.estimate?.etaSeconds).toBeGreaterThan(25 * 60);
+        expect(Math.abs((insight.estimate?.etaSeconds ?? 0) - expected)).toBeLessThan(60);
+      }
+      // The instance detail (console and API) carries the same insight.
+      const detail = await loadInstanceDetail(org.ctx, org.slug, first);
+      expect(detail.queue).toMatchObject({ position: a.position, method: "cluster" });
+    } finally {
+      await terminateAll([...holders, first, second]);
+    }
+  }, 180_000);
+
   it("a spot job preempted by on-demand work (PreemptMode=REQUEUE) is preempted and auto-recovers", async () => {
     const spot = await launch(
       org.ctx,

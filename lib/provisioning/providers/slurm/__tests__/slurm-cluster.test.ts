@@ -104,7 +104,7 @@ describe("Slurm provider on a real cluster", () => {
     ).toMatch(/^idle\*?$/);
   });
 
-  it("launches a container as a job: running, logs from its output, GPU metrics, stop = scancel", async () => {
+  it("launches a container as a job: running, logs from its output, GPU metrics, stop = scancel, then terminate", async () => {
     const { instance } = await launch(org.ctx, org.slug, container(w.regionA, { instanceType: "h100.2x" }));
     const running = await until(w, "container running", async () => {
       const s = await stateOf(instance.id);
@@ -144,6 +144,9 @@ describe("Slurm provider on a real cluster", () => {
     await stop(org.ctx, org.slug, instance.id);
     await until(w, "stopped", async () => (await stateOf(instance.id)).state === "stopped");
     expect(jobOf(w, running.provider_ref as string).state).toBe("CANCELLED");
+    // Terminating a stopped instance: its job is already over, so nothing is left to wait for on the cluster.
+    await terminate(org.ctx, org.slug, instance.id);
+    await until(w, "terminated", async () => (await stateOf(instance.id)).state === "terminated");
   });
 
   it("a notebook job runs Jupyter, which answers with its token (and refuses without)", async () => {
