@@ -17,8 +17,18 @@ type BudgetBody = paths["/orgs/{org}/budgets"]["post"]["requestBody"] extends
   : never;
 /** A budget in an apply file: the API's budget body with `kind: budget`. */
 export type BudgetDoc = BudgetBody & { kind: "budget" };
-export type ApplyDoc = LaunchSpec | BudgetDoc;
+type PolicyBody = paths["/orgs/{org}/auto-shutdown/policies"]["put"]["requestBody"] extends
+  | { content: { "application/json": infer B } }
+  | undefined
+  ? B
+  : never;
+/** An auto-shutdown policy in an apply file: the API's policy body with `kind: auto-shutdown-policy`. */
+export type PolicyDoc = PolicyBody & { kind: "auto-shutdown-policy" };
+export type ApplyDoc = LaunchSpec | BudgetDoc | PolicyDoc;
 export const isBudget = (d: ApplyDoc): d is BudgetDoc => (d as { kind: string }).kind === "budget";
+export const isPolicy = (d: ApplyDoc): d is PolicyDoc =>
+  (d as { kind: string }).kind === "auto-shutdown-policy";
+export const isLaunch = (d: ApplyDoc): d is LaunchSpec => !isBudget(d) && !isPolicy(d);
 
 /** Every YAML document of a file (`---` separated), each an object; comments and empty documents ignored. */
 export function readSpecFile(file: string): ApplyDoc[] {
@@ -43,7 +53,7 @@ export function readSpecFile(file: string): ApplyDoc[] {
       throw new CliError(`${file}, document ${i + 1}: expected a launch spec (a mapping)`, EXIT.usage);
     }
     const spec = value as ApplyDoc;
-    if (typeof spec.name !== "string") {
+    if (!isPolicy(spec) && typeof spec.name !== "string") {
       throw new CliError(`${file}, document ${i + 1}: every document needs a name`, EXIT.usage);
     }
     out.push(spec);

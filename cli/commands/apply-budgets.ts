@@ -19,7 +19,7 @@ async function budgetsOf(api: Api, org: string) {
 }
 
 /** Project slugs and ids → ids, so a file may name a project either way (a budget stores the id). */
-async function projectIds(api: Api, org: string): Promise<Map<string, string>> {
+export async function projectIds(api: Api, org: string): Promise<Map<string, string>> {
   const ids = new Map<string, string>();
   let cursor: string | undefined;
   do {

@@ -4,8 +4,18 @@ import { type Api, ok } from "../client";
 import { CliError, EXIT } from "../errors";
 import { action, examples } from "../kit";
 import { emit, note } from "../output";
-import { type BudgetDoc, type Instance, isBudget, type LaunchSpec, readSpecFile } from "../spec";
+import {
+  type BudgetDoc,
+  type Instance,
+  isBudget,
+  isLaunch,
+  isPolicy,
+  type LaunchSpec,
+  type PolicyDoc,
+  readSpecFile,
+} from "../spec";
 import { applyBudget, deleteBudget, findBudgets, planBudgets } from "./apply-budgets";
+import { applyPolicy, planPolicies } from "./apply-policies";
 import { type Change, canonical, confirm, describePlan, type PlanItem } from "./plan";
 
 /**
@@ -105,9 +115,7 @@ export function registerApply(program: Command) {
   examples(
     program
       .command("apply")
-      .description(
-        "Make the instances and budgets in a YAML file exist as written: create, leave, update or replace",
-      )
+      .description("Make the instances, budgets and auto-shutdown policies in a YAML file exist as written")
       .requiredOption(
         "-f, --file <spec.yaml>",
         "launch specs and `kind: budget` documents, `---` separated (- for stdin)",
@@ -117,14 +125,16 @@ export function registerApply(program: Command) {
       .action(
         action(async ({ opts, session }) => {
           const docs = readSpecFile(String(opts.file));
-          const specs = docs.filter((d): d is LaunchSpec => !isBudget(d));
+          const specs = docs.filter(isLaunch);
           const budgets = docs.filter(isBudget);
+          const policies = docs.filter(isPolicy);
           const { api, org } = await session();
-          const [forInstances, forBudgets] = await Promise.all([
+          const [forInstances, forBudgets, forPolicies] = await Promise.all([
             planInstances(api, org, specs),
             planBudgets(api, org, budgets),
+            planPolicies(api, org, policies),
           ]);
-          const items = [...forInstances, ...forBudgets];
+          const items = [...forInstances, ...forBudgets, ...forPolicies];
           const changing = items.filter((p) => p.action !== "unchanged");
           if (!opts.json) process.stdout.write(`${describePlan(items)}\n`);
           const applied = !opts.dryRun && changing.length > 0;
@@ -140,6 +150,9 @@ export function registerApply(program: Command) {
             }
             for (const [k, p] of forBudgets.entries()) {
               if (p.action !== "unchanged") p.id = await applyBudget(api, org, p, budgets[k] as BudgetDoc);
+            }
+            for (const [k, p] of forPolicies.entries()) {
+              if (p.action !== "unchanged") p.id = await applyPolicy(api, org, policies[k] as PolicyDoc);
             }
           }
           const count = (a: PlanItem["action"]) => items.filter((p) => p.action === a).length;
@@ -173,7 +186,7 @@ export function registerApply(program: Command) {
       .action(
         action(async ({ opts, session }) => {
           const docs = readSpecFile(String(opts.file));
-          const specs = docs.filter((d): d is LaunchSpec => !isBudget(d));
+          const specs = docs.filter(isLaunch);
           const budgetDocs = docs.filter(isBudget);
           const { api, org } = await session();
           const live = await liveInstances(api, org);

@@ -4,7 +4,7 @@ import { type Api, ok } from "../client";
 import { CliError, EXIT } from "../errors";
 import { action, examples, pollMs, sleep } from "../kit";
 import { duration, emit, note, type OutputMode, table, usd } from "../output";
-import { envFrom, type Instance, isBudget, type LaunchSpec, readSpecFile } from "../spec";
+import { envFrom, type Instance, isLaunch, type LaunchSpec, readSpecFile } from "../spec";
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 const FINAL = new Set(["terminated", "rejected", "cancelled", "failed"]);
@@ -166,10 +166,8 @@ export function registerInstances(program: Command) {
       .option("--timeout <seconds>", "give up waiting after this long", "1800")
       .action(
         action(async ({ opts, session }) => {
-          const spec = opts.file
-            ? readSpecFile(String(opts.file)).find((d) => !isBudget(d))
-            : specFromFlags(opts);
-          if (!spec || isBudget(spec)) throw new CliError(`${opts.file} has no launch spec`, EXIT.usage);
+          const spec = opts.file ? readSpecFile(String(opts.file)).find(isLaunch) : specFromFlags(opts);
+          if (!spec || !isLaunch(spec)) throw new CliError(`${opts.file} has no launch spec`, EXIT.usage);
           const { api, org } = await session();
           let inst = await ok(
             api.POST("/orgs/{org}/instances", {

@@ -242,6 +242,10 @@ kind: budget
 name: apply-cap
 amountUsd: ${amount}
 actionAt100: block_launches
+---
+kind: auto-shutdown-policy
+project: default
+warningMinutes: ${amount === 1000 ? 15 : 20}
 `;
     fs.writeFileSync(file, doc("h100.1x", "3", 1000));
     const first = await run(["apply", "-f", file, "--json"], { env });
@@ -251,6 +255,7 @@ actionAt100: block_launches
       ["apply-nb", "create"],
       ["apply-train", "create"],
       ["apply-cap", "create"],
+      ["project=default", "create"],
     ]);
 
     const second = await run(["apply", "-f", file], { env });
@@ -258,6 +263,7 @@ actionAt100: block_launches
     expect(second.stdout).toContain("= apply-nb: unchanged");
     expect(second.stdout).toContain("= apply-train: unchanged");
     expect(second.stdout).toContain("= budget/apply-cap: unchanged");
+    expect(second.stdout).toContain("= policy/project=default: unchanged");
     expect(second.stdout).toContain("Nothing to do");
 
     fs.writeFileSync(file, doc("h100.2x", "5", 1500));
@@ -270,6 +276,9 @@ actionAt100: block_launches
     // A budget changes in place (PUT with If-Match), not by replacement.
     expect(dry.stdout).toMatch(
       /~ budget\/apply-cap: will be updated in place\n\s+amountUsd:\n\s+- 1000\n\s+\+ 1500/,
+    );
+    expect(dry.stdout).toMatch(
+      /~ policy\/project=default: will be updated in place\n\s+warningMinutes:\n\s+- 15\n\s+\+ 20/,
     );
     // A script that did not say --yes changes nothing.
     const unconfirmed = await run(["apply", "-f", file], { env });
