@@ -25,6 +25,7 @@ export async function AppShell({ org, orgs, user, children }: Props) {
     { href: `/${org.slug}/catalog`, label: t("catalog") },
     { href: `/${org.slug}/instances`, label: t("instances") },
     { href: `/${org.slug}/queues`, label: t("queues") },
+    { href: `/${org.slug}/services`, label: t("services") },
     { href: `/${org.slug}/quotas`, label: t("quotas") },
     { href: `/${org.slug}/usage`, label: t("usage") },
     { href: `/${org.slug}/budgets`, label: t("budgets") },

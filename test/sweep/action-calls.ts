@@ -10,6 +10,7 @@ import { createWebhookEndpoint, sendTestWebhook } from "@/lib/notify";
 import { launch, suspendOrganization } from "@/lib/provisioning";
 import { bigQuota, newFleet, notebookSpec, type TestFleet } from "@/lib/provisioning/__tests__/fixtures";
 import { createCohort, createQuotaRequest } from "@/lib/quotas";
+import { createService } from "@/lib/services";
 import { createApiToken, inviteMember } from "@/lib/tenancy";
 import { uniqueEmail } from "../factories";
 
@@ -91,6 +92,22 @@ const budgetForm = () =>
     thresholdPct: ["80"],
     actionAt100: "notify",
   });
+const serviceForm = (o: ActionOrg) => ({
+  name: `sweep-${randomUUID().slice(0, 6)}`,
+  image: "pytorch-2.5-cuda12.4",
+  instanceType: "h100.1x",
+  region: o.fleet.region,
+  minReplicas: "0",
+  maxReplicas: "2",
+});
+async function serviceOf(o: ActionOrg): Promise<string> {
+  const { service } = await createService(o.owner, o.slug, {
+    ...serviceForm(o),
+    minReplicas: 0,
+    maxReplicas: 2,
+  });
+  return service.id;
+}
 const quotaKey = (o: ActionOrg) => ({ gpuModelId: "h100", regionCode: o.fleet.region });
 const reservationForm = (o: ActionOrg) =>
   form({ ...quotaKey(o), gpuCount: "1", term: "reserved_1m", idempotencyKey: randomUUID() });
@@ -156,6 +173,15 @@ export const ACTION_CALLS: Record<string, Recipe> = {
     return { args: [null, form(notebookSpec(o.fleet.region) as Record<string, string>)] };
   },
   [`${org}/notifications/actions.ts#markReadAction`]: () => ({ args: [null, form({ all: "1" })] }),
+  [`${org}/services/actions.ts#createServiceAction`]: (o) => ({ args: [null, form(serviceForm(o))] }),
+  [`${org}/services/actions.ts#updateServiceScalingAction`]: async (o) => ({
+    args: [await serviceOf(o), null, form({ maxReplicas: "3" })],
+    ids: true,
+  }),
+  [`${org}/services/actions.ts#deleteServiceAction`]: async (o) => ({
+    args: [await serviceOf(o), null, form()],
+    ids: true,
+  }),
   [`${org}/settings/actions.ts#renameOrganizationAction`]: () => ({
     args: [null, form({ name: "Renamed by the sweep" })],
   }),

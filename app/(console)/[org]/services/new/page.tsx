@@ -1,0 +1,54 @@
+import Link from "next/link";
+import { getTranslations } from "next-intl/server";
+import { ServiceForm } from "@/components/services/service-form";
+import { roleAtLeast } from "@/lib/access";
+import { loadLaunchOptions } from "../../instances/new/options";
+import { getOrgPageContext } from "../../org-context";
+import { createServiceAction } from "../actions";
+
+export default async function NewServicePage({ params }: { params: Promise<{ org: string }> }) {
+  const { org: slug } = await params;
+  const { ctx, role } = await getOrgPageContext(slug);
+  const t = await getTranslations("Services");
+  const canCreate = roleAtLeast(role, "member");
+  const back = (
+    <nav aria-label={t("breadcrumb")} className="text-sm">
+      <Link href={`/${slug}/services`} className="text-orange-800 underline dark:text-orange-300">
+        {t("back")}
+      </Link>
+    </nav>
+  );
+  if (!canCreate) {
+    return (
+      <div className="flex max-w-xl flex-col gap-2">
+        {back}
+        <h1 className="text-2xl font-semibold">{t("form.title")}</h1>
+        <p role="note">{t("form.viewerCannot")}</p>
+      </div>
+    );
+  }
+  const options = await loadLaunchOptions(ctx, slug);
+  const seen = new Map<string, string>();
+  for (const o of options.offerings) {
+    if (!seen.has(o.instanceTypeId)) {
+      seen.set(o.instanceTypeId, `${o.instanceTypeId} — ${o.gpuCount} × ${o.gpuModelName}`);
+    }
+  }
+  return (
+    <div className="flex flex-col gap-4">
+      {back}
+      <h1 className="text-2xl font-semibold">{t("form.title")}</h1>
+      <p className="max-w-3xl text-sm text-slate-700 dark:text-slate-300">{t("form.intro")}</p>
+      <ServiceForm
+        org={slug}
+        action={createServiceAction.bind(null, slug)}
+        options={{
+          projects: options.projects,
+          regions: options.regions,
+          images: options.images.filter((i) => i.kinds.includes("container")),
+          instanceTypes: [...seen].map(([id, label]) => ({ id, label })),
+        }}
+      />
+    </div>
+  );
+}
