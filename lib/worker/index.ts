@@ -5,6 +5,9 @@ import { type PeriodicTask, periodicTasks } from "./tasks";
 
 export type WorkerHandle = { stop: () => Promise<void> };
 
+/** How long a pass may run before pg-boss counts its worker dead and retries it (tasks may ask for more). */
+export const DEFAULT_TASK_TIMEOUT_SECONDS = 120;
+
 /**
  * The background loop. Periodic tasks are pg-boss jobs: every worker offers a throttled job per task each
  * interval (sendThrottled keys on the task name and time slot), so with several workers each slot runs once,
@@ -27,9 +30,9 @@ export async function startWorker(opts: {
     connectionString: opts.url,
     schema: "pgboss",
     max: 4,
-    ...(opts.maintenanceIntervalSeconds
-      ? { maintenanceIntervalSeconds: opts.maintenanceIntervalSeconds }
-      : {}),
+    // Every 30 s rather than pg-boss's 120 s: with the 120 s default task timeout, a dead worker's task is
+    // running again within about 2.5 minutes (the stately queue admits no second job until then).
+    maintenanceIntervalSeconds: opts.maintenanceIntervalSeconds ?? 30,
   });
   boss.on("error", (err) => console.error("[worker] pg-boss error", err));
   // Workers started at once on one database (replicas) would otherwise deadlock creating the same queues (each
@@ -44,7 +47,7 @@ export async function startWorker(opts: {
         name: task.name,
         policy: "stately",
         retryLimit: 2,
-        expireInSeconds: task.timeoutSeconds ?? 300,
+        expireInSeconds: task.timeoutSeconds ?? DEFAULT_TASK_TIMEOUT_SECONDS,
       } as const;
       await boss.createQueue(task.name, queue);
       // A queue created by an older version (standard policy) is switched over; createQueue leaves it as is.
