@@ -81,7 +81,7 @@ test.describe("webhooks as an admin", () => {
     // The secret is never shown again: only its last characters.
     await expect(page.getByText(secret)).toHaveCount(0);
     await row.getByRole("link", { name: `Details of ${url}` }).click();
-    await expect(page.getByRole("heading", { name: "Endpoint", level: 2 })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Endpoint", exact: true, level: 2 })).toBeVisible();
     await expect(page.getByText(`whsec_…${secret.slice(-4)}`)).toBeVisible();
     await expect(page.getByText("No deliveries yet.")).toBeVisible();
 
