@@ -221,6 +221,18 @@ test("a cohort member borrows idle GPUs, and they are reclaimed with notice when
     await expect(stateOf(b)).toHaveAccessibleName("State: Queued", { timeout: 200_000 });
     await expect(b.getByText(/Over your organization's nominal quota/)).toBeVisible();
     await expectAccessible(b);
+
+    // The operator takes the borrower out of the cohort, behind a confirmation.
+    await op.page.goto("/admin/quotas");
+    const members = op.page.getByRole("list", { name: `Members of ${cohort}` });
+    await members.getByRole("button", { name: `Remove ${borrower.account.orgName} from ${cohort}` }).click();
+    const dialog = op.page.getByRole("dialog", {
+      name: `Remove ${borrower.account.orgName} from ${cohort}?`,
+    });
+    await dialog.getByRole("button", { name: "Remove", exact: true }).click();
+    await expect(dialog).toBeHidden();
+    await expect(members).not.toContainText(borrower.account.orgName);
+    await expect(members).toContainText(lender.account.orgName);
   } finally {
     await Promise.all([op.close(), lender.close(), borrower.close()]);
   }

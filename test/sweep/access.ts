@@ -197,6 +197,7 @@ export const ACTION_ACCESS: Record<string, Level> = {
   "admin/quotas/actions.ts#setQuotaDefaultAction": "operator",
   "admin/quotas/actions.ts#createCohortAction": "operator",
   "admin/quotas/actions.ts#setCohortMemberAction": "operator",
+  "admin/quotas/actions.ts#removeCohortMemberAction": "operator",
   "admin/tenants/[org]/actions.ts#suspendTenantAction": "operator",
   "admin/tenants/[org]/actions.ts#reactivateTenantAction": "operator",
   "admin/fleet/actions.ts#addNodeAction": "operator",

@@ -9,7 +9,7 @@ import { memberships } from "@/lib/db/schema";
 import { createWebhookEndpoint, sendTestWebhook } from "@/lib/notify";
 import { launch, suspendOrganization } from "@/lib/provisioning";
 import { bigQuota, newFleet, notebookSpec, type TestFleet } from "@/lib/provisioning/__tests__/fixtures";
-import { createCohort, createQuotaRequest } from "@/lib/quotas";
+import { createCohort, createQuotaRequest, setCohortMember } from "@/lib/quotas";
 import { createService } from "@/lib/services";
 import { createApiToken, inviteMember } from "@/lib/tenancy";
 import { uniqueEmail } from "../factories";
@@ -298,6 +298,14 @@ export const ACTION_CALLS: Record<string, Recipe> = {
       description: "",
     });
     return { args: [null, form({ cohortId: cohort.id, orgId: o.orgId, weight: "1" })] };
+  },
+  "admin/quotas/actions.ts#removeCohortMemberAction": async (o) => {
+    const cohort = await createCohort(o.operator, {
+      name: `Sweep ${randomUUID().slice(0, 8)}`,
+      description: "",
+    });
+    await setCohortMember(o.operator, { cohortId: cohort.id, orgId: o.orgId, weight: 1 });
+    return { args: [null, form({ orgId: o.orgId })] };
   },
   "admin/quota-requests/actions.ts#decideQuotaRequestAction": async (o) => {
     const req = await createQuotaRequest(o.owner, o.slug, {

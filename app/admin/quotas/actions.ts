@@ -2,7 +2,13 @@
 
 import { adminFormAction } from "@/app/_kit/admin-action";
 import { say } from "@/app/_kit/org-action";
-import { createCohort, setCohortMember, setOrgQuota, setQuotaDefault } from "@/lib/quotas";
+import {
+  createCohort,
+  removeCohortMember,
+  setCohortMember,
+  setOrgQuota,
+  setQuotaDefault,
+} from "@/lib/quotas";
 
 const area = "AdminQuotas.errors";
 const revalidate = "/admin/quotas";
@@ -42,5 +48,13 @@ export const setCohortMemberAction = adminFormAction(
   async (ctx, input) => {
     await setCohortMember(ctx, input);
     return { message: await say("AdminQuotas", "memberSet") };
+  },
+);
+
+export const removeCohortMemberAction = adminFormAction<unknown>(
+  { label: "removeCohortMember", area, revalidate, fields: ["orgId"] },
+  async (ctx, input) => {
+    await removeCohortMember(ctx, input);
+    return undefined;
   },
 );

@@ -1,10 +1,12 @@
 import Link from "next/link";
 import { getFormatter, getTranslations } from "next-intl/server";
 import { EmptyState, PageHeader, tableClass, tdClass, thClass } from "@/components/admin/page-header";
+import { ConfirmAction } from "@/components/ui/confirm-action";
 import { listCohorts, listQuotaDefaults, listQuotaHistory, listQuotaTable, quotaChoices } from "@/lib/quotas";
 import { first, getAdminContext, type SearchParams } from "../admin-context";
 import {
   createCohortAction,
+  removeCohortMemberAction,
   setCohortMemberAction,
   setOrgQuotaAction,
   setQuotaDefaultAction,
@@ -159,11 +161,26 @@ export default async function AdminQuotasPage({ searchParams }: { searchParams: 
             <li key={c.id} className="rounded-md border border-slate-200 p-3 dark:border-slate-700">
               <p className="font-medium">{c.name}</p>
               {c.description && <p className="text-sm text-slate-600 dark:text-slate-400">{c.description}</p>}
-              <p className="text-sm">
-                {c.members.length === 0
-                  ? t("noMembers")
-                  : c.members.map((m) => t("memberWeight", { org: m.orgName, weight: m.weight })).join(" · ")}
-              </p>
+              {c.members.length === 0 ? (
+                <p className="text-sm">{t("noMembers")}</p>
+              ) : (
+                <ul aria-label={t("membersOf", { cohort: c.name })} className="flex flex-col gap-1 text-sm">
+                  {c.members.map((m) => (
+                    <li key={m.orgId} className="flex flex-wrap items-center gap-2">
+                      {t("memberWeight", { org: m.orgName, weight: m.weight })}
+                      <ConfirmAction
+                        trigger={t("removeMember")}
+                        triggerLabel={t("removeMemberLabel", { org: m.orgName, cohort: c.name })}
+                        title={t("removeMemberTitle", { org: m.orgName, cohort: c.name })}
+                        description={t("removeMemberBody")}
+                        confirmLabel={t("removeMember")}
+                        action={removeCohortMemberAction}
+                        fields={{ orgId: m.orgId }}
+                      />
+                    </li>
+                  ))}
+                </ul>
+              )}
             </li>
           ))}
         </ul>
