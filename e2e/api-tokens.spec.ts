@@ -104,6 +104,65 @@ test.describe("API tokens as a member", () => {
   });
 });
 
+test.describe("a read-only token and the API reference", () => {
+  test.use(as("member"));
+
+  test("a read-only token reads (with rate-limit headers) and is refused a launch; the reference lists the endpoints", async ({
+    page,
+    playwright,
+    baseURL,
+  }) => {
+    await page.goto("/acme-ai/settings/tokens");
+    const name = unique("ro");
+    await page.getByLabel("Token name").fill(name);
+    await expect(page.getByLabel("Scope")).toHaveAccessibleDescription(/never launch, stop or change/);
+    await page.getByLabel("Scope").selectOption({ label: "Read only" });
+    await page.getByRole("button", { name: "Create token" }).click();
+    const secret = await page
+      .getByRole("region", { name: "Copy your new token now" })
+      .getByLabel("New API token")
+      .inputValue();
+    await expect(page.getByRole("row", { name: new RegExp(name) })).toContainText("Read only");
+
+    const api = await playwright.request.newContext({
+      baseURL,
+      extraHTTPHeaders: { authorization: `Bearer ${secret}` },
+    });
+    const listed = await api.get("/api/v1/orgs/acme-ai/instances?limit=2");
+    expect(listed.status()).toBe(200);
+    expect(listed.headers()["ratelimit-policy"]).toMatch(/^"read";q=\d+;w=60$/);
+    const page1 = await listed.json();
+    expect(page1.items.length).toBeLessThanOrEqual(2);
+    expect(page1).toHaveProperty("next");
+    const [project] = (await (await api.get("/api/v1/orgs/acme-ai/projects")).json()).items;
+    const launch = await api.post("/api/v1/orgs/acme-ai/instances", {
+      data: { ...SPEC, name, project: project.slug },
+    });
+    expect(launch.status()).toBe(403);
+    expect(await launch.json()).toMatchObject({ reason: "token_read_only" });
+    await api.dispose();
+
+    await page
+      .getByRole("navigation", { name: "Settings sections" })
+      .getByRole("link", { name: "API reference" })
+      .click();
+    await expect(page).toHaveURL(/\/acme-ai\/settings\/api$/);
+    await expect(page.getByRole("heading", { name: "API reference", level: 2 })).toBeVisible();
+    const create = page.getByRole("article", { name: "post /api/v1/orgs/{org}/budgets" });
+    await expect(create).toContainText("Create a monthly budget");
+    await expect(create.getByRole("table", { name: "Parameters" })).toContainText("Idempotency-Key");
+    await expect(create.getByRole("table", { name: "Body (JSON)" })).toContainText("amountUsd");
+    await page
+      .getByRole("navigation", { name: "API sections" })
+      .getByRole("link", { name: "Instances" })
+      .click();
+    await expect(
+      page.getByRole("article", { name: "get /api/v1/orgs/{org}/instances/{id}/queue" }),
+    ).toBeVisible();
+    await expectAccessible(page);
+  });
+});
+
 test.describe("API tokens as a viewer", () => {
   test.use(as("viewer"));
 

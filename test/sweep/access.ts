@@ -127,6 +127,7 @@ export const PAGE_ACCESS: Record<string, Level> = {
   "/[org]/settings/members": "viewer",
   "/[org]/settings/projects": "viewer",
   "/[org]/settings/tokens": "viewer",
+  "/[org]/settings/api": "viewer",
   "/[org]/settings/webhooks": "viewer",
   // Admins only: to everyone else an endpoint is as absent as another tenant's (a 404).
   "/[org]/settings/webhooks/[id]": "viewer",

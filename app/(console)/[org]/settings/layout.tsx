@@ -27,6 +27,7 @@ export default async function SettingsLayout({
           { href: `${base}/members`, label: t("members") },
           { href: `${base}/projects`, label: t("projects") },
           { href: `${base}/tokens`, label: tApi("nav") },
+          { href: `${base}/api`, label: tApi("referenceNav") },
           { href: `${base}/auto-shutdown`, label: tc("tab") },
           { href: `${base}/webhooks`, label: tw("nav") },
         ]}
