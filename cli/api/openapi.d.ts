@@ -6013,6 +6013,754 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/orgs/{org}/services": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List services with desired, active and ready replicas */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The `next` of the previous page; omit for the first page */
+                    cursor?: string;
+                    /** @description Items per page (1–100) */
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description Organization slug */
+                    org: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description By name */
+                200: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["ServiceListItem"][];
+                            /** @description Pass as `cursor` for the next page; null on the last */
+                            next: string | null;
+                        };
+                    };
+                };
+                /** @description Missing, malformed, unknown, revoked or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input; `errors` has messages per field. Nothing was written */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a service (members and up)
+         * @description Replicas are launched by the autoscaler through the same admission as instances (quota, budget, data residency). With auth `token`, the service token is in this answer only.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Any unique string per intended create (a UUID); the same key again returns the first answer (200, Idempotent-Replayed: true), with another body is a 409. Remembered for 24 hours */
+                    "Idempotency-Key"?: string;
+                };
+                path: {
+                    /** @description Organization slug */
+                    org: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        args?: string[] | null;
+                        /**
+                         * @default token
+                         * @enum {string}
+                         */
+                        auth?: "token" | "public";
+                        command?: string | null;
+                        env?: {
+                            [key: string]: string;
+                        } | null;
+                        image: string;
+                        instanceType: string;
+                        /** @default 4 */
+                        maxReplicas?: number;
+                        /**
+                         * @default concurrency
+                         * @enum {string}
+                         */
+                        metric?: "rps" | "concurrency";
+                        /** @default 0 */
+                        minReplicas?: number;
+                        name: string;
+                        /** @default true */
+                        onDemandFallback?: boolean;
+                        /** @default 8000 */
+                        port?: number;
+                        /**
+                         * @default on_demand
+                         * @enum {string}
+                         */
+                        pricingModel?: "on_demand" | "spot";
+                        /** @default default */
+                        project?: string;
+                        /**
+                         * @default {
+                         *       "path": "/health",
+                         *       "intervalSeconds": 2,
+                         *       "timeoutSeconds": 1
+                         *     }
+                         */
+                        readiness?: {
+                            /** @default 2 */
+                            intervalSeconds?: number;
+                            /**
+                             * Format: starts_with
+                             * @default /health
+                             */
+                            path?: string;
+                            /** @default 1 */
+                            timeoutSeconds?: number;
+                        };
+                        region: string;
+                        /** @default 30 */
+                        scaleDownDelaySeconds?: number;
+                        /** @default 60 */
+                        scaleToZeroGraceSeconds?: number;
+                        /** @default 0 */
+                        scaleUpDelaySeconds?: number;
+                        /** @default 4 */
+                        target?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Replayed: this Idempotency-Key already created it */
+                200: {
+                    headers: {
+                        "Idempotent-Replayed": "true";
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ServiceCreated"];
+                    };
+                };
+                /** @description Service created */
+                201: {
+                    headers: {
+                        /** @description Its URL */
+                        Location: string;
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ServiceCreated"];
+                    };
+                };
+                /** @description The body is not valid JSON */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, revoked or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Your role in the organization is too weak for this, or the API token is read-only (reason token_read_only) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The resource is in a state that does not allow this, or an Idempotency-Key was reused for another request */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The body is larger than 64 KiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input; `errors` has messages per field. Nothing was written */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{org}/services/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a service */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Service id (or its name) */
+                    id: string;
+                    /** @description Organization slug */
+                    org: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The service */
+                200: {
+                    headers: {
+                        /** @description Send back as If-Match to change the settings */
+                        ETag: string;
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ServiceDetail"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, revoked or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete a service (members and up)
+         * @description The gateway stops routing to it at once; its replicas are terminated.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Service id (or its name) */
+                    id: string;
+                    /** @description Organization slug */
+                    org: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Missing, malformed, unknown, revoked or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Your role in the organization is too weak for this, or the API token is read-only (reason token_read_only) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a service's scaling settings (members and up)
+         * @description Any subset of the scaling settings; the merged result is checked again (min ≤ max). Send If-Match with the ETag you read.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The ETag you read; a stale one is a 412 and nothing changes (omit for last-write-wins) */
+                    "If-Match"?: string;
+                };
+                path: {
+                    /** @description Service id (or its name) */
+                    id: string;
+                    /** @description Organization slug */
+                    org: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        maxReplicas?: number;
+                        /** @enum {string} */
+                        metric?: "rps" | "concurrency";
+                        minReplicas?: number;
+                        scaleDownDelaySeconds?: number;
+                        scaleToZeroGraceSeconds?: number;
+                        scaleUpDelaySeconds?: number;
+                        target?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Saved */
+                200: {
+                    headers: {
+                        /** @description Send back as If-Match to change the settings */
+                        ETag: string;
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Service"];
+                    };
+                };
+                /** @description The body is not valid JSON */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, revoked or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Your role in the organization is too weak for this, or the API token is read-only (reason token_read_only) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description If-Match does not match the resource's current ETag: someone changed it since you read it. Nothing was written */
+                412: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The body is larger than 64 KiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input; `errors` has messages per field. Nothing was written */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/orgs/{org}/services/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The service's timeline (scaling decisions with their numbers, replicas)
+         * @description The latest 50 events, newest first.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The `next` of the previous page; omit for the first page */
+                    cursor?: string;
+                    /** @description Items per page (1–100) */
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description Service id (or its name) */
+                    id: string;
+                    /** @description Organization slug */
+                    org: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Newest first */
+                200: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["ServiceEvent"][];
+                            /** @description Pass as `cursor` for the next page; null on the last */
+                            next: string | null;
+                        };
+                    };
+                };
+                /** @description Missing, malformed, unknown, revoked or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input; `errors` has messages per field. Nothing was written */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{org}/services/{id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Traffic, latency, cold starts and cost over a range */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Default 1h */
+                    range?: "1h" | "6h" | "24h" | "7d" | "30d";
+                };
+                header?: never;
+                path: {
+                    /** @description Service id (or its name) */
+                    id: string;
+                    /** @description Organization slug */
+                    org: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Figures over the range */
+                200: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ServiceStats"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, revoked or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input; `errors` has messages per field. Nothing was written */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/orgs/{org}/usage/daily": {
         parameters: {
             query?: never;
@@ -8116,6 +8864,155 @@ export interface components {
             jurisdiction: string;
             name: string;
             pue: number;
+        };
+        Service: {
+            args: string[] | null;
+            /** @enum {string} */
+            auth: "token" | "public";
+            command: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: uuid */
+            id: string;
+            image: string;
+            instanceType: string;
+            maxReplicas: number;
+            /** @enum {string} */
+            metric: "rps" | "concurrency";
+            minReplicas: number;
+            name: string;
+            onDemandFallback: boolean;
+            port: number;
+            /** @enum {string} */
+            pricingModel: "on_demand" | "spot";
+            /** Format: uuid */
+            projectId: string;
+            readiness: {
+                intervalSeconds: number;
+                path: string;
+                timeoutSeconds: number;
+            };
+            region: string;
+            scaleDownDelaySeconds: number;
+            scaleToZeroGraceSeconds: number;
+            scaleUpDelaySeconds: number;
+            target: number;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        ServiceCreated: {
+            args: string[] | null;
+            /** @enum {string} */
+            auth: "token" | "public";
+            command: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: uuid */
+            id: string;
+            image: string;
+            instanceType: string;
+            maxReplicas: number;
+            /** @enum {string} */
+            metric: "rps" | "concurrency";
+            minReplicas: number;
+            name: string;
+            onDemandFallback: boolean;
+            port: number;
+            /** @enum {string} */
+            pricingModel: "on_demand" | "spot";
+            /** Format: uuid */
+            projectId: string;
+            readiness: {
+                intervalSeconds: number;
+                path: string;
+                timeoutSeconds: number;
+            };
+            region: string;
+            scaleDownDelaySeconds: number;
+            scaleToZeroGraceSeconds: number;
+            scaleUpDelaySeconds: number;
+            target: number;
+            /** @description Shown once; null for a public service */
+            token: string | null;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        ServiceDetail: {
+            args: string[] | null;
+            /** @enum {string} */
+            auth: "token" | "public";
+            command: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            desiredReplicas: number;
+            /** Format: uuid */
+            id: string;
+            image: string;
+            instanceType: string;
+            maxReplicas: number;
+            /** @enum {string} */
+            metric: "rps" | "concurrency";
+            minReplicas: number;
+            name: string;
+            onDemandFallback: boolean;
+            port: number;
+            /** @enum {string} */
+            pricingModel: "on_demand" | "spot";
+            /** Format: uuid */
+            projectId: string;
+            readiness: {
+                intervalSeconds: number;
+                path: string;
+                timeoutSeconds: number;
+            };
+            readyReplicas: number;
+            region: string;
+            scaleDownDelaySeconds: number;
+            scaleToZeroGraceSeconds: number;
+            scaleUpDelaySeconds: number;
+            target: number;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        ServiceEvent: {
+            /** Format: date-time */
+            at: string;
+            code: string;
+            params: {
+                [key: string]: string | number;
+            };
+            text: string;
+        };
+        ServiceListItem: {
+            active: number;
+            /** @enum {string} */
+            auth: "token" | "public";
+            desired: number;
+            /** Format: uuid */
+            id: string;
+            instanceType: string;
+            max: number;
+            min: number;
+            name: string;
+            ready: number;
+            region: string;
+        };
+        ServiceStats: {
+            coldStartMedianS: number | null;
+            coldStarts: number;
+            costPer1000Usd: number | null;
+            costUsd: number;
+            errors4xx: number;
+            errors5xx: number;
+            holdTimeouts: number;
+            p50Ms: number | null;
+            p95Ms: number | null;
+            p99Ms: number | null;
+            /** @enum {string} */
+            range: "1h" | "6h" | "24h" | "7d" | "30d";
+            replicaSeconds: number;
+            requests: number;
+            requestsPerSecond: number;
         };
         SpendForecast: {
             accruedUsd: number;

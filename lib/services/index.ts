@@ -35,3 +35,13 @@ export {
   serviceSpecSchema,
 } from "./schemas";
 export type { Service, ServiceReplica } from "./types";
+export {
+  type ServiceView,
+  serviceCreatedViewSchema,
+  serviceDetailViewSchema,
+  serviceEventViewSchema,
+  serviceListItemViewSchema,
+  serviceStatsViewSchema,
+  serviceView,
+  serviceViewSchema,
+} from "./views";

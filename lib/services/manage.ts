@@ -7,7 +7,7 @@ import { type Executor, inTx } from "@/lib/db/client";
 import { serviceReplicas, services } from "@/lib/db/schema";
 import { recordServiceEvent } from "./events";
 import { SERVICE_FIELD_MESSAGES as M } from "./field-messages";
-import { scalingUpdateSchema } from "./schemas";
+import { SERVICE_NAME, scalingUpdateSchema } from "./schemas";
 import type { Service } from "./types";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -19,6 +19,8 @@ export async function loadOrgService(
   idOrName: string,
   forUpdate = false,
 ): Promise<Service> {
+  // Neither an id nor a possible name (a NUL byte would even fail in PostgreSQL): no such service.
+  if (!UUID.test(idOrName) && !SERVICE_NAME.test(idOrName)) throw new NotFoundError("Service");
   const q = exec
     .select()
     .from(services)
@@ -40,6 +42,7 @@ export async function updateServiceScaling(
   orgSlug: string,
   idOrName: string,
   raw: unknown,
+  opts: { precondition?: (current: Service) => void } = {},
 ): Promise<Service> {
   return inTx(ctx, async (c) => {
     const { tx } = c;
@@ -47,6 +50,8 @@ export async function updateServiceScaling(
     const { org } = await requireOrgAccess(c, orgSlug, "member");
     const patch = parseInput(scalingUpdateSchema, raw);
     const svc = await loadOrgService(tx, org.id, idOrName, true);
+    // The API's If-Match: checked on the locked row, so a stale read is refused with nothing written.
+    opts.precondition?.(svc);
     const spec = { ...svc.spec, ...patch };
     if (spec.maxReplicas < spec.minReplicas) throw new ValidationError({ maxReplicas: [M.maxBelowMin] });
     const desired = Math.min(spec.maxReplicas, Math.max(spec.minReplicas, svc.desiredReplicas));

@@ -7,6 +7,7 @@ import { memberships, users } from "@/lib/db/schema";
 import { createWebhookEndpoint } from "@/lib/notify";
 import { launch } from "@/lib/provisioning";
 import { bigQuota, newFleet, newOrg, notebookSpec } from "@/lib/provisioning/__tests__/fixtures";
+import { createService } from "@/lib/services";
 import { createApiToken, createProject, inviteMember } from "@/lib/tenancy";
 import type { OrgLevel } from "./access";
 
@@ -68,6 +69,15 @@ export async function sweepFixture() {
     }
     if (pattern.includes("/policies/")) {
       return (await setAutoShutdownPolicy(a.ctx, a.slug, { project: (await newProject()).slug })).id;
+    }
+    if (pattern.includes("/services/")) {
+      const { service } = await createService(a.ctx, a.slug, {
+        name: `sweep-${randomUUID().slice(0, 8)}`,
+        image: "pytorch-2.5-cuda12.4",
+        instanceType: "h100.1x",
+        region: fleet.region,
+      });
+      return service.id;
     }
     if (!pattern.includes("/budgets/")) return newInstance();
     const budget = await createBudget(a.ctx, a.slug, { name: `sweep ${++budgets}`, amountUsd: 100 });

@@ -37,6 +37,7 @@ import {
 } from "./parts";
 import { budgetPaths } from "./paths-budgets";
 import { resourcePaths } from "./paths-resources";
+import { servicePaths } from "./paths-services";
 import { createProjectOperation, teamPaths } from "./paths-team";
 import { webhookPaths } from "./paths-webhooks";
 import {
@@ -618,7 +619,7 @@ export function openApiDocument() {
           },
         },
       },
-      paths: { ...paths, ...budgetPaths, ...resourcePaths, ...teamPaths, ...webhookPaths },
+      paths: { ...paths, ...budgetPaths, ...resourcePaths, ...servicePaths, ...teamPaths, ...webhookPaths },
     },
     {
       // Query values arrive as strings and JSON carries dates as ISO text: document coerced dates that way.

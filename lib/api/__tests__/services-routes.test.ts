@@ -1,0 +1,132 @@
+import { count, eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { GET as eventsRoute } from "@/app/api/v1/orgs/[org]/services/[id]/events/route";
+import {
+  DELETE as deleteRoute,
+  GET as getRoute,
+  PATCH as patchRoute,
+} from "@/app/api/v1/orgs/[org]/services/[id]/route";
+import { GET as statsRoute } from "@/app/api/v1/orgs/[org]/services/[id]/stats/route";
+import { POST as createRoute, GET as listRoute } from "@/app/api/v1/orgs/[org]/services/route";
+import { getDb } from "@/lib/db/client";
+import { apiIdempotencyKeys, services } from "@/lib/db/schema";
+import { newFleet, newOrg } from "@/lib/provisioning/__tests__/fixtures";
+import { call, expectProblem, postJson, tokenFor } from "./support";
+
+// Every answer below is also checked against the OpenAPI document by `call` (support.ts). Scaling itself
+// (gateway, autoscaler, replicas) is tested in lib/services/__tests__.
+let o: Awaited<ReturnType<typeof newOrg>>;
+let other: Awaited<ReturnType<typeof newOrg>>;
+let token: string;
+let region: string;
+beforeAll(async () => {
+  region = (await newFleet([{ gpus: 8 }])).region;
+  o = await newOrg("svc-api");
+  other = await newOrg("svc-api-other");
+  token = await tokenFor(o.ctx, o.slug);
+});
+
+const spec = (name: string, over: Record<string, unknown> = {}) => ({
+  name,
+  image: "pytorch-2.5-cuda12.4",
+  instanceType: "h100.1x",
+  region,
+  minReplicas: 0,
+  maxReplicas: 3,
+  ...over,
+});
+const live = async () =>
+  (await getDb().select({ n: count() }).from(services).where(eq(services.orgId, o.org.id)))[0]?.n;
+
+describe("services over the API", () => {
+  it("refuses a bad spec with field errors and writes nothing", async () => {
+    const res = await postJson(
+      createRoute,
+      `/orgs/${o.slug}/services`,
+      { org: o.slug },
+      spec("bad", { minReplicas: 3, maxReplicas: 2, target: 0, port: 70000 }),
+      { token },
+    );
+    const body = await expectProblem(res, 422);
+    expect(Object.keys(body.errors as object).sort()).toEqual(["maxReplicas", "port", "target"]);
+    expect(await live()).toBe(0);
+  });
+
+  it("creates with the token once; an Idempotency-Key replay has no token and creates nothing more", async () => {
+    const headers = { "idempotency-key": `svc-${o.org.id}` };
+    const url = `/orgs/${o.slug}/services`;
+    const first = await postJson(createRoute, url, { org: o.slug }, spec("chat"), { token, headers });
+    expect(first.status).toBe(201);
+    const made = (await first.json()) as { id: string; token: string | null };
+    expect(made.token).toMatch(/^fsvc_/);
+    const again = await postJson(createRoute, url, { org: o.slug }, spec("chat"), { token, headers });
+    expect(again.status).toBe(200);
+    expect(((await again.json()) as { token: string | null }).token).toBeNull();
+    expect(await live()).toBe(1);
+    const stored = await getDb()
+      .select()
+      .from(apiIdempotencyKeys)
+      .where(eq(apiIdempotencyKeys.orgId, o.org.id));
+    expect(JSON.stringify(stored)).not.toContain((made.token as string).slice(5));
+
+    const list = (await (await call(listRoute, url, { org: o.slug }, { token })).json()) as {
+      items: Array<{ id: string; desired: number; max: number }>;
+    };
+    expect(list.items).toMatchObject([{ id: made.id, desired: 0, max: 3 }]);
+  });
+
+  it("changes scaling with If-Match (stale is a 412, min > max a 422, nothing written), reads stats and events, deletes; another tenant gets 404", async () => {
+    const made = (await (
+      await postJson(
+        createRoute,
+        `/orgs/${o.slug}/services`,
+        { org: o.slug },
+        spec("embed", { auth: "public" }),
+        {
+          token,
+        },
+      )
+    ).json()) as { id: string; token: string | null };
+    expect(made.token).toBeNull();
+    const p = { org: o.slug, id: made.id };
+    const base = `/orgs/${o.slug}/services/${made.id}`;
+    const got = await call(getRoute, base, p, { token });
+    expect(await got.clone().json()).toMatchObject({ maxReplicas: 3, desiredReplicas: 0, readyReplicas: 0 });
+    const etag = got.headers.get("etag") as string;
+    expect(etag).toBeTruthy();
+    const patch = (body: unknown, ifMatch?: string) =>
+      call(patchRoute, base, p, {
+        token,
+        method: "PATCH",
+        headers: { "content-type": "application/json", ...(ifMatch ? { "if-match": ifMatch } : {}) },
+        body: JSON.stringify(body),
+      });
+    const refused = await expectProblem(await patch({ minReplicas: 5 }, etag), 422);
+    expect(Object.keys(refused.errors as object)).toEqual(["maxReplicas"]);
+    const saved = await patch({ maxReplicas: 6, target: 8 }, etag);
+    expect(saved.status).toBe(200);
+    expect(await saved.json()).toMatchObject({ maxReplicas: 6, target: 8 });
+    await expectProblem(await patch({ maxReplicas: 2 }, etag), 412);
+    const [row] = await getDb().select().from(services).where(eq(services.id, made.id));
+    expect(row?.spec.maxReplicas).toBe(6);
+
+    const stats = (await (await call(statsRoute, `${base}/stats?range=24h`, p, { token })).json()) as {
+      range: string;
+      requests: number;
+      costPer1000Usd: number | null;
+    };
+    expect(stats).toMatchObject({ range: "24h", requests: 0, costPer1000Usd: null });
+    await expectProblem(await call(statsRoute, `${base}/stats?range=2y`, p, { token }), 422);
+    const events = (await (await call(eventsRoute, `${base}/events`, p, { token })).json()) as {
+      items: Array<{ code: string }>;
+    };
+    expect(events.items.map((e) => e.code)).toEqual(["settings_changed", "created"]);
+
+    const strangerToken = await tokenFor(other.ctx, other.slug);
+    await expectProblem(await call(getRoute, base, p, { token: strangerToken }), 404);
+    await expectProblem(await call(deleteRoute, base, p, { token: strangerToken, method: "DELETE" }), 404);
+    const gone = await call(deleteRoute, base, p, { token, method: "DELETE" });
+    expect(gone.status).toBe(204);
+    await expectProblem(await call(getRoute, base, p, { token }), 404);
+  });
+});

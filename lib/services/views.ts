@@ -1,0 +1,117 @@
+import { z } from "zod";
+import type { Service } from "./types";
+
+const iso = z.string().meta({ format: "date-time" });
+
+/**
+ * A service's settings as the API returns them (no token hash, no environment values); its ETag is computed
+ * from this, so the autoscaler changing the replica count does not make a reader's If-Match stale.
+ */
+export const serviceViewSchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    projectId: z.uuid(),
+    image: z.string(),
+    command: z.string().nullable(),
+    args: z.array(z.string()).nullable(),
+    port: z.int(),
+    instanceType: z.string(),
+    region: z.string(),
+    pricingModel: z.enum(["on_demand", "spot"]),
+    onDemandFallback: z.boolean(),
+    minReplicas: z.int(),
+    maxReplicas: z.int(),
+    metric: z.enum(["rps", "concurrency"]),
+    target: z.number(),
+    scaleUpDelaySeconds: z.int(),
+    scaleDownDelaySeconds: z.int(),
+    scaleToZeroGraceSeconds: z.int(),
+    readiness: z.object({ path: z.string(), intervalSeconds: z.int(), timeoutSeconds: z.int() }),
+    auth: z.enum(["token", "public"]),
+    createdAt: iso,
+    updatedAt: iso,
+  })
+  .meta({ id: "Service" });
+export type ServiceView = z.output<typeof serviceViewSchema>;
+
+export function serviceView(s: Omit<Service, "tokenHash">): ServiceView {
+  const p = s.spec;
+  return {
+    id: s.id,
+    name: s.name,
+    projectId: s.projectId,
+    image: p.image,
+    command: p.command,
+    args: p.args,
+    port: p.port,
+    instanceType: p.instanceType,
+    region: p.region,
+    pricingModel: p.pricingModel,
+    onDemandFallback: p.onDemandFallback,
+    minReplicas: p.minReplicas,
+    maxReplicas: p.maxReplicas,
+    metric: p.metric,
+    target: p.target,
+    scaleUpDelaySeconds: p.scaleUpDelaySeconds,
+    scaleDownDelaySeconds: p.scaleDownDelaySeconds,
+    scaleToZeroGraceSeconds: p.scaleToZeroGraceSeconds,
+    readiness: p.readiness,
+    auth: p.auth,
+    createdAt: new Date(s.createdAt).toISOString(),
+    updatedAt: new Date(s.updatedAt).toISOString(),
+  };
+}
+
+/** The service with the autoscaler's decision and what is ready now (GET of one service). */
+export const serviceDetailViewSchema = serviceViewSchema
+  .extend({ desiredReplicas: z.int(), readyReplicas: z.int() })
+  .meta({ id: "ServiceDetail" });
+
+/** Created: the settings and, for a token-authenticated service, its token (only in this answer). */
+export const serviceCreatedViewSchema = serviceViewSchema
+  .extend({ token: z.string().nullable().meta({ description: "Shown once; null for a public service" }) })
+  .meta({ id: "ServiceCreated" });
+
+export const serviceListItemViewSchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    region: z.string(),
+    instanceType: z.string(),
+    desired: z.int(),
+    ready: z.int(),
+    active: z.int(),
+    min: z.int(),
+    max: z.int(),
+    auth: z.enum(["token", "public"]),
+  })
+  .meta({ id: "ServiceListItem" });
+
+export const serviceStatsViewSchema = z
+  .object({
+    range: z.enum(["1h", "6h", "24h", "7d", "30d"]),
+    requests: z.int(),
+    requestsPerSecond: z.number(),
+    errors5xx: z.int(),
+    errors4xx: z.int(),
+    holdTimeouts: z.int(),
+    p50Ms: z.number().nullable(),
+    p95Ms: z.number().nullable(),
+    p99Ms: z.number().nullable(),
+    coldStarts: z.int(),
+    coldStartMedianS: z.number().nullable(),
+    costUsd: z.number(),
+    costPer1000Usd: z.number().nullable(),
+    replicaSeconds: z.number(),
+  })
+  .meta({ id: "ServiceStats" });
+
+export const serviceEventViewSchema = z
+  .object({
+    at: iso,
+    code: z.string(),
+    params: z.record(z.string(), z.union([z.string(), z.number()])),
+    text: z.string(),
+  })
+  .meta({ id: "ServiceEvent" });
