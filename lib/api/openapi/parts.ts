@@ -98,3 +98,9 @@ export function listOf(item: z.ZodType, extra: z.ZodRawShape = {}) {
     next: z.string().nullable().meta({ description: "Pass as `cursor` for the next page; null on the last" }),
   });
 }
+
+/** A 200 with the resource and its ETag (send it back as If-Match to update safely). */
+export const jsonWithEtag = (description: string, schema: z.ZodType): ZodOpenApiResponseObject => ({
+  ...json(description, schema),
+  headers: z.object({ ETag: z.string().meta({ description: "Send back as If-Match to update safely" }) }),
+});

@@ -6,6 +6,7 @@ import {
   idempotencyHeader,
   ifMatchHeader,
   json,
+  jsonWithEtag,
   listOf,
   orgParam,
   orgPath,
@@ -15,10 +16,7 @@ import {
 
 const budgetPath = z.object({ org: orgParam, id: z.uuid().meta({ description: "Budget id" }) });
 const body = { required: true, content: { "application/json": { schema: budgetSchema } } };
-const withEtag = (description: string) => ({
-  ...json(description, budgetViewSchema),
-  headers: z.object({ ETag: z.string().meta({ description: "Send back as If-Match to update safely" }) }),
-});
+const withEtag = (description: string) => jsonWithEtag(description, budgetViewSchema);
 
 export const budgetPaths: ZodOpenApiPathsObject = {
   "/orgs/{org}/budgets": {

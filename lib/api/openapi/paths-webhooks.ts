@@ -6,6 +6,7 @@ import {
   idempotencyHeader,
   ifMatchHeader,
   json,
+  jsonWithEtag,
   listOf,
   orgParam,
   orgPath,
@@ -25,10 +26,7 @@ const created = webhookEndpointJsonSchema
     }),
   })
   .meta({ id: "CreatedWebhookEndpoint" });
-const withEtag = (description: string) => ({
-  ...json(description, webhookEndpointJsonSchema),
-  headers: z.object({ ETag: z.string().meta({ description: "Send back as If-Match to update safely" }) }),
-});
+const withEtag = (description: string) => jsonWithEtag(description, webhookEndpointJsonSchema);
 const queued = json("Queued for delivery", z.object({ deliveryId: z.uuid() }));
 
 export const webhookPaths: ZodOpenApiPathsObject = {
