@@ -18,13 +18,22 @@ const gateway = await startGateway({ port, host: process.env.FORJA_GATEWAY_HOST 
 );
 const host = createReplicaHost();
 let stopping = false;
+let passing: Promise<void> | null = null;
 const timer = setInterval(() => {
-  if (!stopping) void host.pass().catch((err) => console.error("[services] replica host", err));
+  if (stopping || passing) return;
+  passing = host
+    .pass()
+    .catch((err) => console.error("[services] replica host", err))
+    .finally(() => {
+      passing = null;
+    });
 }, 250);
 console.log(`[services] gateway on http://localhost:${gateway.port}/<org>/s/<service>/…`);
 const stop = async () => {
   stopping = true;
   clearInterval(timer);
+  // A pass in flight finishes before the pool closes (it would fail on a closed pool otherwise).
+  await passing;
   await gateway.close();
   await host.close();
   await closeDb();

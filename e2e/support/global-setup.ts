@@ -97,6 +97,7 @@ export default async function globalSetup(config: FullConfig) {
   const kubernetes = await startE2EKubernetes(tmp);
   env.FORJA_KUBERNETES_CONFIG = kubernetes.configFile;
 
+  env.FORJA_GATEWAY_PORT = String(await freePort());
   // The production web server (records the TCP peer for rate limits), as `npm start` runs it.
   const server = spawn(process.execPath, ["scripts/serve.mjs", "-p", String(port)], {
     env,
@@ -104,6 +105,11 @@ export default async function globalSetup(config: FullConfig) {
   });
   const worker = spawn(process.execPath, [...NODE_TSX, "scripts/worker.ts"], {
     env,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  // The services gateway and replica host (as `npm start` runs them), with short cold starts for the journey.
+  const services = spawn(process.execPath, [...NODE_TSX, "scripts/services.ts"], {
+    env: { ...env, FORJA_SERVICE_COLD_START_MS: "3000" },
     stdio: ["ignore", "ignore", "inherit"],
   });
   await waitForHttp(`${baseURL}/api/health`, 60_000, server);
@@ -119,9 +125,11 @@ export default async function globalSetup(config: FullConfig) {
   );
 
   return async () => {
-    for (const c of [server, worker]) c.kill("SIGTERM");
+    for (const c of [server, worker, services]) c.kill("SIGTERM");
     await Promise.all(
-      [server, worker].map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once("exit", r)))),
+      [server, worker, services].map(
+        (c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once("exit", r))),
+      ),
     );
     await oidc.stop();
     await mailbox.stop();
