@@ -120,6 +120,7 @@ export const PAGE_ACCESS: Record<string, Level> = {
   "/[org]/budgets/[id]": "viewer",
   "/[org]/budgets/[id]/edit": "viewer",
   "/[org]/catalog": "viewer",
+  "/[org]/catalog/compare": "viewer",
   "/[org]/instances": "viewer",
   "/[org]/instances/new": "viewer",
   "/[org]/instances/[id]": "viewer",
