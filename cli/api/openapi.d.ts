@@ -8460,6 +8460,8 @@ export interface components {
         GpuModel: {
             bf16Tflops: number | null;
             id: string;
+            /** @description The public market's median on-demand price per GPU-hour for this model (the operator's market data) */
+            marketMedianUsdPerGpuHour: number | null;
             memoryBandwidthGbps: number | null;
             memoryGib: number;
             migProfiles: {

@@ -6,7 +6,7 @@ import { GET as orgQuotas } from "@/app/api/v1/orgs/[org]/quotas/route";
 import type { UserActor } from "@/lib/core";
 import { newFleet, newOrg } from "@/lib/provisioning/__tests__/fixtures";
 import { createQuotaRequest, setOrgQuota } from "@/lib/quotas";
-import { call, postJson, tokenFor } from "./support";
+import { allPages, call, postJson, tokenFor } from "./support";
 
 // The console's session: operator routes take no token (tokens never carry operator powers).
 const session = vi.hoisted(() => ({ actor: null as UserActor | null }));
@@ -33,10 +33,13 @@ describe("quota API", () => {
     );
     const member = await o.as("member");
     const token = await tokenFor(member, o.slug);
-    const mine = await call(orgQuotas, `/orgs/${o.slug}/quotas`, { org: o.slug }, { token });
-    expect(mine.status).toBe(200);
-    const body = (await mine.json()) as { items: Array<{ regionCode: string; nominalGpus: number }> };
-    expect(body.items.find((r) => r.regionCode === fleet.region)?.nominalGpus).toBe(1);
+    const mine = await allPages<{ regionCode: string; nominalGpus: number }, { org: string }>(
+      orgQuotas,
+      `/orgs/${o.slug}/quotas?limit=100`,
+      { org: o.slug },
+      { token },
+    );
+    expect(mine.find((r) => r.regionCode === fleet.region)?.nominalGpus).toBe(1);
 
     const ask = { gpuModelId: "h100", regionCode: fleet.region, requestedGpus: 6, reason: "Paper deadline" };
     const r1 = await createQuotaRequest(member, o.slug, ask);
@@ -79,13 +82,13 @@ describe("quota API", () => {
     });
     expect(await denied.json()).toMatchObject({ status: "denied" });
 
-    const table = await call(adminQuotas, "/admin/quotas", {}, { headers: console_ });
-    const rows = (await table.json()) as {
-      items: Array<{ orgId: string; regionCode: string; nominalGpus: number }>;
-    };
-    expect(rows.items.find((r) => r.orgId === o.org.id && r.regionCode === fleet.region)?.nominalGpus).toBe(
-      4,
+    const rows = await allPages<{ orgId: string; regionCode: string; nominalGpus: number }, Record<string, never>>(
+      adminQuotas,
+      "/admin/quotas?limit=100",
+      {},
+      { headers: console_ },
     );
+    expect(rows.find((r) => r.orgId === o.org.id && r.regionCode === fleet.region)?.nominalGpus).toBe(4);
     const bad = await call(
       putQuota,
       "/admin/quotas",

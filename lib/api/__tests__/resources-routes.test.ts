@@ -17,7 +17,7 @@ import { type BillingCatalog, billingCatalog } from "@/lib/metering/__tests__/fi
 import { createNotification } from "@/lib/notify";
 import { launch } from "@/lib/provisioning";
 import { newFleet, newOrg, notebookSpec, type TestFleet } from "@/lib/provisioning/__tests__/fixtures";
-import { call, expectProblem, postJson, tokenFor } from "./support";
+import { allPages, call, expectProblem, postJson, tokenFor } from "./support";
 
 // Every answer below is also checked against the OpenAPI document by `call` (support.ts).
 let fleet: TestFleet;
@@ -100,12 +100,13 @@ describe("catalog reference lists", () => {
     const o = await newOrg("catalog-ref");
     const token = await tokenFor(o.ctx, o.slug);
     const p = { org: o.slug };
-    const regions = (await (
-      await call(regionsRoute, `/orgs/${o.slug}/catalog/regions?limit=100`, p, { token })
-    ).json()) as {
-      items: Array<{ code: string; allowed: boolean }>;
-    };
-    expect(regions.items.find((r) => r.code === fleet.region)).toMatchObject({ allowed: true });
+    const regions = await allPages<{ code: string; allowed: boolean }, { org: string }>(
+      regionsRoute,
+      `/orgs/${o.slug}/catalog/regions?limit=100`,
+      p,
+      { token },
+    );
+    expect(regions.find((r) => r.code === fleet.region)).toMatchObject({ allowed: true });
     const first = (await (
       await call(gpuModelsRoute, `/orgs/${o.slug}/catalog/gpu-models?limit=1`, p, { token })
     ).json()) as {

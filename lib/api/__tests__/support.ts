@@ -64,3 +64,28 @@ export async function expectDocumented<S extends z.ZodType>(res: Response, schem
   if (!parsed.success) throw new Error(`response does not match its schema: ${parsed.error.message}`);
   return parsed.data;
 }
+
+/**
+ * Every item of a paged list, following `next` to the end: the test database is shared by every file, so a row a
+ * test made need not be on the first page (other files add regions, quotas and instances in parallel).
+ */
+export async function allPages<T, P>(
+  handler: Handler<P>,
+  path: string,
+  params: P,
+  init: RequestInit & { token?: string } = {},
+): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | null = null;
+  for (let i = 0; i < 1000; i++) {
+    const sep = path.includes("?") ? "&" : "?";
+    const url = cursor ? `${path}${sep}cursor=${encodeURIComponent(cursor)}` : path;
+    const res = await call(handler, url, params, init);
+    expect(res.status).toBe(200);
+    const page = (await res.json()) as { items: T[]; next: string | null };
+    items.push(...page.items);
+    cursor = page.next;
+    if (!cursor) return items;
+  }
+  throw new Error(`${path}: more than 1000 pages`);
+}

@@ -38,6 +38,10 @@ const gpuModelSchema = z
     bf16Tflops: z.number().nullable(),
     memoryBandwidthGbps: z.number().nullable(),
     tdpWatts: z.number().nullable(),
+    marketMedianUsdPerGpuHour: z.number().nullable().meta({
+      description:
+        "The public market's median on-demand price per GPU-hour for this model (the operator's market data)",
+    }),
     migProfiles: z.array(z.object({ name: z.string(), slices: z.int(), memoryGib: z.number() })),
   })
   .meta({ id: "GpuModel" });
