@@ -82,12 +82,10 @@ describe("quota API", () => {
     });
     expect(await denied.json()).toMatchObject({ status: "denied" });
 
-    const rows = await allPages<{ orgId: string; regionCode: string; nominalGpus: number }, Record<string, never>>(
-      adminQuotas,
-      "/admin/quotas?limit=100",
-      {},
-      { headers: console_ },
-    );
+    const rows = await allPages<
+      { orgId: string; regionCode: string; nominalGpus: number },
+      Record<string, never>
+    >(adminQuotas, "/admin/quotas?limit=100", {}, { headers: console_ });
     expect(rows.find((r) => r.orgId === o.org.id && r.regionCode === fleet.region)?.nominalGpus).toBe(4);
     const bad = await call(
       putQuota,
