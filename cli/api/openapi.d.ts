@@ -8299,13 +8299,16 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         AdminQuota: {
+            /** @description GPUs; a MIG slice counts as a fraction (1/7) of a GPU */
             borrowedGpus: number;
             borrowingLimitGpus: number;
             cohortName: string | null;
             gpuModelId: string;
+            /** @description GPUs; a MIG slice counts as a fraction (1/7) of a GPU */
             inUseGpus: number;
             /** @description null = all unused nominal may be lent */
             lendingLimitGpus: number | null;
+            /** @description GPUs; a MIG slice counts as a fraction (1/7) of a GPU */
             lentGpus: number;
             nominalGpus: number;
             /** Format: uuid */
@@ -8756,9 +8759,9 @@ export interface components {
             vsMarket: number | null;
         };
         OrgQuota: {
-            /** @description Idle cohort GPUs it could borrow right now */
+            /** @description Idle cohort GPUs it could borrow right now; MIG slices count as fractions */
             availableToBorrowGpus: number;
-            /** @description Held now beyond nominal (reclaimable with notice) */
+            /** @description Held now beyond nominal (reclaimable with notice); MIG slices count as fractions */
             borrowedGpus: number;
             /** @description GPUs beyond nominal it may borrow from its cohort */
             borrowingLimitGpus: number;
@@ -8767,6 +8770,7 @@ export interface components {
             gpuModelId: string;
             gpuModelName: string;
             inCohort: boolean;
+            /** @description GPUs; a MIG slice counts as a fraction (1/7) of a GPU */
             inUseGpus: number;
             /** @description Guaranteed GPUs */
             nominalGpus: number;

@@ -50,9 +50,13 @@ export const orgQuotaViewSchema = z
     regionCode: z.string(),
     nominalGpus: z.int().meta({ description: "Guaranteed GPUs" }),
     borrowingLimitGpus: z.int().meta({ description: "GPUs beyond nominal it may borrow from its cohort" }),
-    inUseGpus: z.int(),
-    borrowedGpus: z.int().meta({ description: "Held now beyond nominal (reclaimable with notice)" }),
-    availableToBorrowGpus: z.int().meta({ description: "Idle cohort GPUs it could borrow right now" }),
+    inUseGpus: z.number().meta({ description: "GPUs; a MIG slice counts as a fraction (1/7) of a GPU" }),
+    borrowedGpus: z.number().meta({
+      description: "Held now beyond nominal (reclaimable with notice); MIG slices count as fractions",
+    }),
+    availableToBorrowGpus: z.number().meta({
+      description: "Idle cohort GPUs it could borrow right now; MIG slices count as fractions",
+    }),
     inCohort: z.boolean(),
     fromDefault: z.boolean().meta({ description: "No quota of its own: a default applies" }),
     shares: z.array(z.object({ projectSlug: z.string(), projectName: z.string(), shareGpus: z.int() })),
@@ -74,9 +78,9 @@ export const adminQuotaRowSchema = z
     nominalGpus: z.int(),
     borrowingLimitGpus: z.int(),
     lendingLimitGpus: z.int().nullable().meta({ description: "null = all unused nominal may be lent" }),
-    inUseGpus: z.int(),
-    borrowedGpus: z.int(),
-    lentGpus: z.int(),
+    inUseGpus: z.number().meta({ description: "GPUs; a MIG slice counts as a fraction (1/7) of a GPU" }),
+    borrowedGpus: z.number().meta({ description: "GPUs; a MIG slice counts as a fraction (1/7) of a GPU" }),
+    lentGpus: z.number().meta({ description: "GPUs; a MIG slice counts as a fraction (1/7) of a GPU" }),
     cohortName: z.string().nullable(),
   })
   .meta({ id: "AdminQuota" });
