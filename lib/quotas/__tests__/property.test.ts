@@ -118,7 +118,7 @@ async function quotasHold(params: { numRuns: number; endOnFailure: boolean; seed
         expect(await checkCapacityInvariants(getDb(), { regionCode: fleet.region })).toEqual([]);
       }
     }),
-    params as fc.Parameters<never>,
+    params as never,
   );
 }
 
