@@ -342,14 +342,14 @@ test.describe("reservations and a new organization", () => {
       ).toBeVisible();
       await expect(member.page.getByRole("button", { name: "Show price" })).toHaveCount(0);
       const before = await member.page.request.get("/api/v1/orgs/acme-ai/usage/reservations");
-      const count = ((await before.json()) as { reservations: unknown[] }).reservations.length;
+      const count = ((await before.json()) as { items: unknown[] }).items.length;
       const res = await member.page.request.post("/api/v1/orgs/acme-ai/usage/reservations", {
         data: { gpuModelId: "l4", regionCode: "eu-es-mad1", gpuCount: 1, term: "reserved_1m" },
       });
       expect(res.status()).toBe(403);
       expect(res.headers()["content-type"]).toContain("application/problem+json");
       const after = await member.page.request.get("/api/v1/orgs/acme-ai/usage/reservations");
-      expect(((await after.json()) as { reservations: unknown[] }).reservations).toHaveLength(count);
+      expect(((await after.json()) as { items: unknown[] }).items).toHaveLength(count);
     } finally {
       await member.close();
     }
