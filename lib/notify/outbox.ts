@@ -50,9 +50,14 @@ export async function enqueueEmail(exec: Executor, msg: EmailMessage): Promise<s
   return rows[0]?.id ?? null;
 }
 
-/** Backoff for the n-th failed attempt: 5 s, 10 s, 20 s … capped at 15 minutes. */
+/** Backoff for the n-th failed attempt of any delivery (email, webhook): 5 s, 10 s, 20 s … capped at `capMs`. */
+export function backoffMs(attempts: number, capMs: number): number {
+  return Math.min(5000 * 2 ** Math.max(0, attempts - 1), capMs);
+}
+
+/** An email's backoff: capped at 15 minutes. */
 export function retryDelayMs(attempts: number): number {
-  return Math.min(5000 * 2 ** Math.max(0, attempts - 1), 15 * 60 * 1000);
+  return backoffMs(attempts, 15 * 60 * 1000);
 }
 
 type Outcome = "none" | "sent" | "failed" | "unreachable";

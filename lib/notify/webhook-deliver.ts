@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { checkpoint } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { webhookAttempts } from "@/lib/db/schema";
+import { backoffMs } from "./outbox";
 import { unseal } from "./sealed";
 import { requestBody } from "./webhook-payload";
 import { webhookHeaders } from "./webhook-sign";
@@ -12,9 +13,9 @@ export const WEBHOOK_MAX_ATTEMPTS = 8;
 /** How long a receiver may take to answer. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 
-/** Backoff for the n-th failed attempt: 5 s, 10 s, 20 s … capped at one hour. */
+/** A webhook's backoff: the outbox's schedule, capped at one hour. */
 export function webhookRetryDelayMs(attempts: number): number {
-  return Math.min(5000 * 2 ** Math.max(0, attempts - 1), 60 * 60 * 1000);
+  return backoffMs(attempts, 60 * 60 * 1000);
 }
 
 type Due = {
