@@ -18,11 +18,14 @@ export function CreateTokenForm({
   expiryDays,
   origin,
   orgSlug,
+  operator = false,
 }: {
   action: FormAction<CreatedToken>;
   expiryDays: readonly number[];
   origin: string;
   orgSlug: string;
+  /** Platform operators may also create admin tokens (for /api/v1/admin). */
+  operator?: boolean;
 }) {
   const t = useTranslations("ApiTokens");
   const { state, formAction, onSubmit, pending, formRef, fieldErrors, error, success } = useActionForm(
@@ -82,12 +85,13 @@ export function CreateTokenForm({
           name="scope"
           id="token-scope"
           label={t("scope")}
-          hint={t("scopeHint")}
+          hint={operator ? t("scopeHintOperator") : t("scopeHint")}
           defaultValue="write"
           errors={fieldErrors?.scope}
           options={[
             { value: "write", label: t("scopes.write") },
             { value: "read", label: t("scopes.read") },
+            ...(operator ? [{ value: "admin", label: t("scopes.admin") }] : []),
           ]}
         />
         <FormMessage message={error ?? success} ok={!error && Boolean(success)} />

@@ -44,10 +44,10 @@ function envLimit(name: string, fallback: number): number {
 }
 
 /**
- * Calls per token user and organization (or per signed-in user for the console's session) per minute, reads
- * and writes counted apart. A runaway CI loop gets 429s (with Retry-After) instead of filling the queue or the
- * database; quota and budget caps still bound what it can launch. Several tokens of one person share the
- * budget, so minting tokens does not multiply it.
+ * Calls per API token (or per signed-in user for the console's session) per minute, reads and writes counted
+ * apart. A runaway CI loop gets 429s (with Retry-After) on its own token instead of filling the queue or the
+ * database, while the same person's other tokens (a dashboard, another pipeline) keep working; quota and
+ * budget caps, not the rate limit, bound what all of them together can launch.
  */
 export const API_LIMITS: ApiLimits = {
   read: { max: envLimit("FORJA_API_READ_LIMIT", 600), windowSeconds: 60 },
@@ -87,7 +87,7 @@ export async function meteredRequest(
   opts: RequestOpts = {},
 ): Promise<{ ctx: ApiCtx; rate: ApiRate }> {
   const ctx = await authenticateHeaders(req.headers, opts);
-  const { tokenOrgId, userId, tokenScope } = ctx.actor;
+  const { tokenOrgId, tokenId, userId, tokenScope } = ctx.actor;
   const read = READ_METHODS.has(req.method);
   if (!read && tokenScope === "read") {
     throw new ForbiddenError("This API token is read-only; create a write token for this", {
@@ -97,7 +97,7 @@ export async function meteredRequest(
   if (!read && !tokenOrgId) assertSameOrigin(req);
   const policy = read ? "read" : "write";
   const limit = read ? (opts.readLimit ?? API_LIMITS.read) : (opts.writeLimit ?? API_LIMITS.write);
-  const who = tokenOrgId ? `${tokenOrgId}:${userId}` : `session:${userId}`;
+  const who = tokenId ? `token:${tokenId}` : `session:${userId}`;
   const state = await countRateLimitHit(getDb(), `api-${policy}:${who}`, limit, opts.now ?? new Date());
   return { ctx, rate: { ...state, policy } };
 }

@@ -7,11 +7,15 @@ export type UserActor = {
   isOperator: boolean;
   /** Set when the request was authenticated with an API token (scoped to one organization). */
   tokenOrgId?: string;
-  /** The token's id and scope: a "read" token acts at most as a viewer (lib/access caps its role). */
+  /**
+   * The token's id and scope: a "read" token acts at most as a viewer (lib/access caps its role); only an
+   * "admin" token of a current operator carries isOperator.
+   */
   tokenId?: string;
   tokenScope?: TokenScope;
 };
-export type TokenScope = "read" | "write";
+/** admin: a platform operator's token, for /api/v1/admin (only while its user is still an operator). */
+export type TokenScope = "read" | "write" | "admin";
 export type SystemActor = { kind: "system"; name: string };
 export type Actor = UserActor | SystemActor;
 

@@ -13,6 +13,7 @@ import {
   type TokenScope,
   UnauthorizedError,
   type UserActor,
+  ValidationError,
 } from "@/lib/core";
 import { type Executor, getDb, inTx, readDb } from "@/lib/db/client";
 import { apiTokens, memberships, users } from "@/lib/db/schema";
@@ -27,13 +28,17 @@ export const API_TOKEN_FIELD_MESSAGES = fieldMessages("ApiTokenFieldErrors", {
   nameTooLong: "Token names are at most 60 characters",
   expiryInvalid: "Choose an expiry between 1 and 365 days, or no expiry",
   tokenInvalid: "Choose a token",
-  scopeInvalid: "Choose read or write",
+  scopeInvalid: "Choose read, write or admin",
+  adminOperatorsOnly: "Only platform operators can create admin tokens",
 });
 const M = API_TOKEN_FIELD_MESSAGES;
 
 export const API_TOKEN_EXPIRY_DAYS = [7, 30, 90, 365] as const;
-/** read: GETs only (at most a viewer's powers); write: everything the user's role allows. */
-export const API_TOKEN_SCOPES = ["read", "write"] as const;
+/**
+ * read: GETs only (at most a viewer's powers); write: everything the user's role allows; admin: write plus the
+ * operators' /api/v1/admin routes, for platform operators only.
+ */
+export const API_TOKEN_SCOPES = ["read", "write", "admin"] as const;
 /** A token whose last_used_at is older than this gets it refreshed; closer calls skip the write. */
 export const LAST_USED_GRANULARITY_MS = 60_000;
 
@@ -114,6 +119,14 @@ export async function createApiToken(
     // Authorize before validating: a viewer's bad form is a refusal, not a field list.
     const access = await requireOrgAccess(c, orgSlug, "member");
     const input = parseInput(createApiTokenSchema, raw);
+    // Operator powers come from the signed-in operator only: never from a token (even an admin one, so a
+    // leaked token cannot extend itself) and never for a tenant's member.
+    if (
+      input.scope === "admin" &&
+      !(ctx.actor.kind === "user" && ctx.actor.isOperator && !ctx.actor.tokenId)
+    ) {
+      throw ValidationError.field("scope", M.adminOperatorsOnly);
+    }
     const prefix = `forja_${randomBytes(4).toString("hex")}`;
     const secret = `${prefix}_${randomBytes(32).toString("hex")}`;
     const [row] = await tx
@@ -243,12 +256,13 @@ export async function authenticateApiToken(
         ),
       );
   }
-  // A token never carries operator powers: it is scoped to one tenant organization.
+  // Only an admin token carries operator powers, and only while its user is still an operator (re-read on
+  // every call, like the role): demoting the operator disarms their admin tokens at once.
   return {
     kind: "user",
     userId: row.userId,
     email: row.email,
-    isOperator: false,
+    isOperator: row.scope === "admin" && row.isOperator,
     tokenOrgId: row.orgId,
     tokenId: row.id,
     tokenScope: row.scope,

@@ -58,7 +58,7 @@ describe("authenticateHeaders", () => {
 });
 
 describe("authenticateRequest", () => {
-  it("limits writes per token user and organization with a 429 and Retry-After; reads count apart", async () => {
+  it("limits writes per token with a 429 and Retry-After; reads count apart", async () => {
     const t = await newTenant("limit");
     const token = await tokenFor(t.ctx, t.org.slug);
     const writeLimit = { max: 2, windowSeconds: 60 };
@@ -73,6 +73,15 @@ describe("authenticateRequest", () => {
     const res = errorToProblem(err);
     expect(res.status).toBe(429);
     expect(res.headers.get("retry-after")).toBe("50");
+    // Per token, not per person: the same user's other token still writes in this window.
+    const other = await tokenFor(t.ctx, t.org.slug);
+    const otherReq = new Request("http://forja.test/api/v1/x", {
+      method: "POST",
+      headers: { authorization: `Bearer ${other}` },
+    });
+    await expect(meteredRequest(otherReq, { writeLimit, now })).resolves.toMatchObject({
+      rate: { policy: "write", count: 1, remaining: 1 },
+    });
     // The next window starts afresh.
     await authenticateRequest(req("POST"), { writeLimit, now: new Date("2031-03-01T10:01:00Z") });
     // Reads have their own budget: used up, they are refused too, while writes still pass.

@@ -9,7 +9,7 @@ import { getDb } from "@/lib/db/client";
 import { newFleet, newOrg } from "@/lib/provisioning/__tests__/fixtures";
 import { call, expectProblem, postJson } from "./support";
 
-// The console's session: operator routes take no token (tokens never carry operator powers).
+// The console's session (admin-scope tokens are tested in admin-tokens.test.ts).
 const session = vi.hoisted(() => ({ actor: null as UserActor | null }));
 vi.mock("@/lib/auth/session", async (orig) => ({
   ...(await orig<Record<string, unknown>>()),

@@ -158,7 +158,7 @@ export const apiTokens = pgTable(
     prefix: text("prefix").notNull(),
     tokenHash: text("token_hash").notNull(),
     /** "read" (GETs, at most a viewer's powers) or "write" (the user's role). Older tokens are "write". */
-    scope: text("scope").$type<"read" | "write">().notNull().default("write"),
+    scope: text("scope").$type<"read" | "write" | "admin">().notNull().default("write"),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
     expiresAt: timestamp("expires_at", { withTimezone: true }),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),

@@ -49,6 +49,7 @@ export default async function ApiTokensPage({ params }: { params: Promise<{ org:
             expiryDays={API_TOKEN_EXPIRY_DAYS}
             origin={base}
             orgSlug={org.slug}
+            operator={ctx.actor.kind === "user" && ctx.actor.isOperator}
           />
         </section>
       ) : null}
