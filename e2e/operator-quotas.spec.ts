@@ -130,6 +130,11 @@ test("a quota refusal leads to a request, a partial approval by email, and the l
     await decide.getByLabel("GPUs granted").fill("1");
     await decide.getByLabel("Message to the requester").fill("One now, more in January");
     await decide.getByRole("button", { name: "Send decision" }).click();
+    // The outcome is announced above the queue: the decided request's form has left the open list.
+    await expect(op.page.getByRole("status").filter({ hasText: "Partly approved" })).toHaveText(
+      "Partly approved: the quota is now 1 GPUs.",
+    );
+    await expect(decide).toHaveCount(0);
     // Decided, the request leaves the open list for the decided table.
     await expect(
       op.page
@@ -139,7 +144,7 @@ test("a quota refusal leads to a request, a partial approval by email, and the l
     await expectAccessible(op.page);
 
     const mail = await waitForMail(owner.email, /Quota partly raised/);
-    expect(mail.subject).toBe("Quota partly raised: a10 in eu-fi-hel1 is now 1 GPUs");
+    expect(mail.subject).toBe("Quota partly raised: A10 in eu-fi-hel1 is now 1 GPUs");
     expect(mail.text).toContain("One now, more in January");
 
     await page.goto(launchUrl(owner.orgSlug, "a10.1x", "eu-fi-hel1"));

@@ -12,7 +12,7 @@ function baseUrl(): string {
 
 /** The decision email to the requester, in their language (messages: QuotaEmails). */
 export function quotaDecisionEmail(
-  who: { locale: string | null; orgName: string; slug: string },
+  who: { locale: string | null; orgName: string; slug: string; gpuModelName: string },
   r: Row,
 ): { subject: string; text: string; html: string; orgId: string } {
   const l: Locale = isLocale(who.locale) ? who.locale : defaultLocale;
@@ -20,7 +20,7 @@ export function quotaDecisionEmail(
   const date = new Intl.DateTimeFormat(l, { dateStyle: "medium", timeZone: "UTC" });
   const values = {
     org: who.orgName,
-    model: r.gpuModelId,
+    model: who.gpuModelName,
     region: r.regionCode,
     requested: r.requestedGpus,
     granted: r.grantedGpus ?? 0,

@@ -4,7 +4,7 @@ import { requireOperator, requireOrgAccess } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { type Ctx, InvalidStateError, NotFoundError, nowOf, parseInput, ValidationError } from "@/lib/core";
 import { inTx, readDb, withTx } from "@/lib/db/client";
-import { organizations, quotaRequests, quotas, users } from "@/lib/db/schema";
+import { gpuModels, organizations, quotaRequests, quotas, users } from "@/lib/db/schema";
 import { emitWebhookEvents, enqueueEmail } from "@/lib/notify";
 import { lockQuota, quotaStanding } from "./admission";
 import { quotaDecisionEmail } from "./email";
@@ -220,9 +220,12 @@ export async function decideQuotaRequest(ctx: Ctx, requestId: string, raw: unkno
             locale: users.locale,
             orgName: organizations.name,
             slug: organizations.slug,
+            gpuModelName: gpuModels.name,
           })
           .from(users)
           .innerJoin(organizations, eq(organizations.id, req.orgId))
+          // The requester reads the GPU's name ("A100 80GB"), not the catalog's id ("a100-80gb").
+          .innerJoin(gpuModels, eq(gpuModels.id, req.gpuModelId))
           .where(eq(users.id, req.requestedBy))
       : [];
     if (who) await enqueueEmail(tx, { to: who.email, ...quotaDecisionEmail(who, row) });

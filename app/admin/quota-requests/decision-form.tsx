@@ -1,6 +1,7 @@
 "use client";
 
 import { useTranslations } from "next-intl";
+import { createContext, type FormEvent, type ReactNode, use, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
@@ -8,24 +9,52 @@ import { useActionForm } from "@/components/ui/use-action-form";
 import type { ActionResult } from "@/lib/core";
 
 type Action = (prev: ActionResult | null, fd: FormData) => Promise<ActionResult>;
+type Queue = ReturnType<typeof useActionForm<undefined>> & { current: string | null };
+
+const QueueState = createContext<Queue | null>(null);
+
+/**
+ * One decision state for the whole queue. A decided request leaves the open list, so a form of its own would
+ * unmount with its answer unread: the outcome is announced here, above the list, where it stays; field errors
+ * and refusals stay with the form that was sent (it is still in the list then).
+ */
+export function DecisionQueue({ action, children }: { action: Action; children: ReactNode }) {
+  const form = useActionForm(action);
+  const [current, setCurrent] = useState<string | null>(null);
+  function onSubmit(e: FormEvent<HTMLFormElement>) {
+    setCurrent(String(new FormData(e.currentTarget).get("requestId") ?? ""));
+    form.onSubmit(e);
+  }
+  return (
+    <QueueState value={{ ...form, onSubmit, current }}>
+      <FormMessage message={form.success} ok />
+      {children}
+    </QueueState>
+  );
+}
 
 export function DecisionForm({
-  action,
   requestId,
   requestedGpus,
   label,
 }: {
-  action: Action;
   requestId: string;
   requestedGpus: number;
   label: string;
 }) {
   const t = useTranslations("AdminQuotaRequests");
-  const { state, formAction, onSubmit, pending } = useActionForm(action, { resetOnSuccess: true });
-  const fe = state && !state.ok ? state.fieldErrors : undefined;
+  const queue = use(QueueState);
+  if (!queue) throw new Error("DecisionForm is used inside DecisionQueue");
+  const mine = queue.current === requestId;
+  const fe = mine ? queue.fieldErrors : undefined;
   const p = `qr-${requestId}`;
   return (
-    <form action={formAction} onSubmit={onSubmit} aria-label={label} className="flex flex-col gap-2">
+    <form
+      action={queue.formAction}
+      onSubmit={queue.onSubmit}
+      aria-label={label}
+      className="flex flex-col gap-2"
+    >
       <input type="hidden" name="requestId" value={requestId} />
       <fieldset className="flex gap-4 text-sm">
         <legend className="sr-only">{t("decision")}</legend>
@@ -47,10 +76,10 @@ export function DecisionForm({
       />
       <Field id={`${p}-message`} name="message" label={t("message")} errors={fe?.message} />
       <div>
-        <Button type="submit" disabled={pending}>
+        <Button type="submit" disabled={queue.pending && mine}>
           {t("submit")}
         </Button>
-        <FormMessage message={state?.message} ok={state?.ok} />
+        <FormMessage message={mine ? queue.error : undefined} />
       </div>
     </form>
   );

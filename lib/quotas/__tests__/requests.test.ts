@@ -78,7 +78,7 @@ describe("quota requests", () => {
     const mail = await getDb().execute<{ to_address: string; subject: string; text_body: string }>(
       sql`select to_address, subject, text_body from outbox where org_id = ${o.org.id} order by created_at desc limit 1`,
     );
-    expect(mail.rows[0]?.subject).toMatch(/partly raised: h100 in .* is now 5 GPUs/);
+    expect(mail.rows[0]?.subject).toMatch(/partly raised: H100 in .* is now 5 GPUs/);
     expect(mail.rows[0]?.text_body).toContain("5 for now");
     const l = await launch(member, o.slug, notebookSpec(fleet.region, { instanceType: "h100.4x" }));
     await placeQueuedInstances(systemCtx("scheduler", { now: clock.now }), { regionCode: fleet.region });
