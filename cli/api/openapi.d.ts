@@ -3870,6 +3870,7 @@ export interface paths {
                 query?: {
                     metric?: "utilization" | "memory" | "power" | "temperature";
                     range?: "1h" | "6h" | "24h" | "7d" | "30d";
+                    step?: number;
                 };
                 header?: never;
                 path: {

@@ -45,6 +45,10 @@ export function registerObserve(program: Command) {
       .description("GPU metrics as a terminal sparkline per GPU, with mean, peak and latest")
       .option("--metric <metric>", METRICS.join(", "), "utilization")
       .option("--range <range>", RANGES.join(", "), "1h")
+      .option(
+        "--step <duration>",
+        "bin width, e.g. 5m or 1h (coarser than the range's own; default: ~600 bins)",
+      )
       .action(
         action(async ({ opts, session }, id: string) => {
           const metric = String(opts.metric);
@@ -55,10 +59,12 @@ export function registerObserve(program: Command) {
           if (!(RANGES as readonly string[]).includes(range)) {
             throw new CliError(`--range is one of ${RANGES.join(", ")}`, EXIT.usage);
           }
+          const step = opts.step === undefined ? undefined : parseDuration(String(opts.step));
+          if (step === null) throw new CliError("--step is a duration, e.g. 300s, 5m or 1h", EXIT.usage);
           const { api, org } = await session();
           const series = await ok(
             api.GET("/orgs/{org}/instances/{id}/metrics", {
-              params: { path: { org, id }, query: { metric: metric as never, range: range as never } },
+              params: { path: { org, id }, query: { metric: metric as never, range: range as never, step } },
             }),
           );
           const fmt = (v: number | null) => (v === null ? "—" : `${Math.round(v * 10) / 10}${series.unit}`);
@@ -85,7 +91,11 @@ export function registerObserve(program: Command) {
           );
         }),
       ),
-    ["forja metrics 3f6c…", "forja metrics 3f6c… --metric memory --range 24h"],
+    [
+      "forja metrics 3f6c…",
+      "forja metrics 3f6c… --metric memory --range 24h",
+      "forja metrics 3f6c… --range 7d --step 1h --json",
+    ],
   );
 
   examples(

@@ -2,7 +2,15 @@ import "server-only";
 import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import { requireOrgAccess } from "@/lib/access";
-import { type Ctx, NotFoundError, nowOf, parseInput } from "@/lib/core";
+import {
+  type Ctx,
+  fieldMessages,
+  fieldMessageWith,
+  NotFoundError,
+  nowOf,
+  parseInput,
+  ValidationError,
+} from "@/lib/core";
 import { readDb } from "@/lib/db/client";
 import { loadProviderInstances } from "./provider-instances";
 import { CHART_RANGES, type ChartRange, RANGE_SPECS } from "./ranges";
@@ -11,10 +19,25 @@ import { epochMs, seconds, UUID_RE } from "./sql-util";
 export const CHART_METRICS = ["utilization", "memory", "power", "temperature"] as const;
 export type ChartMetric = (typeof CHART_METRICS)[number];
 
+export const TELEMETRY_FIELD_MESSAGES = fieldMessages("TelemetryFieldErrors", {
+  stepInvalid: [
+    "For this range the step is a multiple of {multiple} seconds from {min} to {max}",
+    { multiple: 10, min: 10, max: 3600 },
+  ],
+});
+const M = TELEMETRY_FIELD_MESSAGES;
+/** Raw samples arrive every 10 s; rollups are 5-minute buckets: a bin is a whole number of them. */
+const SOURCE_SECONDS = { raw: 10, rollup: 300 } as const;
+
 /** Shared by the instance page (search params) and the API route. */
 export const utilizationQuerySchema = z.object({
   range: z.enum(CHART_RANGES).default("1h"),
   metric: z.enum(CHART_METRICS).default("utilization"),
+  /**
+   * Bin width in seconds (the downsampling resolution); the range's own (at most ~600 points) when absent.
+   * Coarser is allowed up to the whole range, finer than the range's own is not (it would exceed ~600 points).
+   */
+  step: z.coerce.number({ error: M.stepInvalid }).int(M.stepInvalid).positive(M.stepInvalid).optional(),
 });
 export type UtilizationQuery = z.input<typeof utilizationQuerySchema>;
 
@@ -71,22 +94,23 @@ export async function utilizationSeries(
   raw: UtilizationQuery & { now?: Date },
 ): Promise<UtilizationSeries> {
   const { org } = await requireOrgAccess(ctx, orgSlug, "viewer");
-  const { range, metric } = parseInput(utilizationQuerySchema, raw);
+  const { range, metric, step } = parseInput(utilizationQuerySchema, raw);
   if (!UUID_RE.test(instanceId)) throw new NotFoundError("Instance");
   const exec = readDb(ctx);
   const [inst] = await loadProviderInstances(exec, sql`i.id = ${instanceId} and i.org_id = ${org.id}`);
   if (!inst) throw new NotFoundError("Instance");
 
   const spec = RANGE_SPECS[range];
+  const binSeconds = binSecondsFor(range, step);
   const now = raw.now ?? nowOf(ctx);
-  const binMs = spec.binSeconds * 1000;
+  const binMs = binSeconds * 1000;
   const fromMs = now.getTime() - spec.seconds * 1000;
   const from = new Date(fromMs);
   const col = COLUMNS[metric];
   const rows = await exec.execute<AggRow>(
     spec.source === "raw"
-      ? rawQuery(instanceId, inst.gpuCount, col, spec.binSeconds, from, now)
-      : rollupQuery(instanceId, inst.gpuCount, col, spec.binSeconds, from, now),
+      ? rawQuery(instanceId, inst.gpuCount, col, binSeconds, from, now)
+      : rollupQuery(instanceId, inst.gpuCount, col, binSeconds, from, now),
   );
 
   // Shape only: the aggregation happened in SQL; here the bins without data become explicit nulls (gaps).
@@ -118,7 +142,7 @@ export async function utilizationSeries(
     metric,
     unit: col.unit,
     source: spec.source,
-    binSeconds: spec.binSeconds,
+    binSeconds,
     from: from.toISOString(),
     to: now.toISOString(),
     yMax,
@@ -165,4 +189,18 @@ function rollupQuery(id: string, gpuCount: number, col: Col, binSeconds: number,
     select grouping(s.t) as is_total, grouping(s.gpu_index) as is_avg, s.gpu_index, ${epochMs(sql`s.t`)} as t,
       (sum(s.vw) / sum(s.n))::float8 as v, max(s.vmax)::float8 as peak
     from s group by grouping sets ((s.gpu_index, s.t), (s.t), ())`;
+}
+
+/** The bin width for a range and an optional requested step; a step the range cannot serve is a field error. */
+export function binSecondsFor(range: ChartRange, step: number | undefined): number {
+  const spec = RANGE_SPECS[range];
+  if (step === undefined) return spec.binSeconds;
+  const multiple = SOURCE_SECONDS[spec.source];
+  if (step < spec.binSeconds || step > spec.seconds || step % multiple !== 0) {
+    throw ValidationError.field(
+      "step",
+      fieldMessageWith(M.stepInvalid, { multiple, min: spec.binSeconds, max: spec.seconds }),
+    );
+  }
+  return step;
 }

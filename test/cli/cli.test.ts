@@ -122,6 +122,13 @@ describe("forja against a running server", () => {
     const metrics = await run(["metrics", String(inst.id)]);
     expect(metrics.code, metrics.stderr).toBe(0);
     expect(metrics.stdout).toMatch(/^No utilization samples|GPU 0 /m);
+    const stepped = await run(["metrics", String(inst.id), "--range", "6h", "--step", "10m", "--json"]);
+    expect(stepped.code, stepped.stderr).toBe(0);
+    expect(json(stepped.stdout)).toMatchObject({ range: "6h", binSeconds: 600 });
+    // The API's field error on a step the range cannot serve is a usage error.
+    const tooFine = await run(["metrics", String(inst.id), "--range", "7d", "--step", "1m"]);
+    expect(tooFine.code).toBe(2);
+    expect(tooFine.stderr).toContain("step: For this range the step is a multiple of 300 seconds");
 
     // Nothing warned of a shutdown, so there is nothing to postpone: the API's 409 is exit 5.
     const snooze = await run(["snooze", String(inst.id), "30m"]);

@@ -100,6 +100,53 @@ describe("utilizationSeries", () => {
     expect(s.yMax).toBe(700);
   });
 
+  it("a step sets the bin width (coarser than the range's own), matching the JS reference", async () => {
+    const s = await utilizationSeries(tenant.ctx, tenant.org.slug, pi.id, {
+      range: "6h",
+      metric: "power",
+      step: "600",
+      now: T,
+    });
+    expect(s.binSeconds).toBe(600);
+    expect(s.average.length).toBe(37); // 6 h of 10-minute bins, plus the partial one at the edge
+    const ref = reference(samples, 600, T.getTime() - 6 * H, (x) => x.powerWatts);
+    for (const p of s.average) if (p.v !== null) expect(p.v).toBeCloseTo(ref.get(p.t) as number, 1);
+    expect(s.average.filter((p) => p.v !== null).length).toBe(ref.size);
+    // Rollups: a multiple of 5 minutes.
+    const week = await utilizationSeries(tenant.ctx, tenant.org.slug, pi.id, {
+      range: "7d",
+      step: 3600,
+      now: T,
+    });
+    expect(week.binSeconds).toBe(3600);
+    expect(week.average.length).toBe(169);
+  });
+
+  it("refuses a step finer than the range's own, longer than the range or off the source resolution", async () => {
+    for (const [range, step] of [
+      ["6h", 30],
+      ["6h", 45],
+      ["1h", 7200],
+      ["7d", 1500 + 60],
+      ["1h", "soon"],
+      ["1h", 0],
+    ] as const) {
+      const err = await utilizationSeries(tenant.ctx, tenant.org.slug, pi.id, { range, step, now: T }).catch(
+        (e: unknown) => e,
+      );
+      expect(err, `${range} ${step}`).toBeInstanceOf(ValidationError);
+      expect(Object.keys((err as ValidationError).fieldErrors)).toEqual(["step"]);
+    }
+    const err = (await utilizationSeries(tenant.ctx, tenant.org.slug, pi.id, {
+      range: "6h",
+      step: 45,
+      now: T,
+    }).catch((e: unknown) => e)) as ValidationError;
+    expect(err.fieldErrors.step).toEqual([
+      "For this range the step is a multiple of 10 seconds from 40 to 21600",
+    ]);
+  });
+
   it("reads long ranges from the rollups, weighting buckets by their sample counts", async () => {
     const s = await utilizationSeries(tenant.ctx, tenant.org.slug, pi.id, {
       range: "7d",
