@@ -3,7 +3,7 @@ import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { OrgRole } from "@/lib/access";
 import { setAutoShutdownPolicy } from "@/lib/autoshutdown";
 import { createBudget } from "@/lib/budgets";
-import type { Ctx } from "@/lib/core";
+import type { Ctx, UserActor } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { memberships } from "@/lib/db/schema";
 import { createWebhookEndpoint, sendTestWebhook } from "@/lib/notify";
@@ -32,6 +32,8 @@ export type ActionOrg = {
   target: { userId: string; email: string };
   /** A signed-in user with a proven address who is not a member. */
   invitee: { userId: string; email: string };
+  /** Adds a member of this role and hands out their context (a fresh target, a second owner). */
+  as: (role: OrgRole) => Promise<Ctx & { actor: UserActor }>;
 };
 
 export type ActionCall = {
@@ -85,7 +87,7 @@ async function viewerToken(o: ActionOrg): Promise<string> {
 
 const budgetForm = () =>
   form({
-    name: "Sweep budget",
+    name: `Sweep budget ${randomUUID().slice(0, 6)}`,
     project: "",
     amountUsd: "100",
     thresholdKind: ["actual"],
@@ -146,11 +148,17 @@ export const ACTION_CALLS: Record<string, Recipe> = {
 
   [`${org}/budgets/actions.ts#createBudgetAction`]: () => ({ args: [null, budgetForm()] }),
   [`${org}/budgets/actions.ts#updateBudgetAction`]: async (o) => {
-    const b = await createBudget(o.owner, o.slug, { name: "Before", amountUsd: 5 });
+    const b = await createBudget(o.owner, o.slug, {
+      name: `Before ${randomUUID().slice(0, 6)}`,
+      amountUsd: 5,
+    });
     return { args: [b.id, null, budgetForm()], ids: true };
   },
   [`${org}/budgets/actions.ts#deleteBudgetAction`]: async (o) => {
-    const b = await createBudget(o.owner, o.slug, { name: "Doomed", amountUsd: 5 });
+    const b = await createBudget(o.owner, o.slug, {
+      name: `Doomed ${randomUUID().slice(0, 6)}`,
+      amountUsd: 5,
+    });
     return { args: [b.id, null, form()], ids: true };
   },
   [`${org}/instances/actions.ts#instanceAction`]: async (o) => ({

@@ -1,14 +1,22 @@
 /// <reference types="vite/client" />
-import { eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { OrgRole } from "@/lib/access";
-import { type Ctx, ForbiddenError, NotFoundError, UnauthorizedError } from "@/lib/core";
+import { type Ctx, ForbiddenError, NotFoundError } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
-import { users } from "@/lib/db/schema";
 import { newFleet, newOrg, type TestFleet } from "@/lib/provisioning/__tests__/fixtures";
-import { uniqueEmail } from "../factories";
 import { ACTION_ACCESS, isOrgLevel, type Level, rolesBelow } from "./access";
 import { ACTION_CALLS, type ActionCall, type ActionOrg } from "./action-calls";
+import {
+  actionOrg as actionOrg0,
+  actionSources,
+  callAction as call,
+  gateErrors,
+  loadAction,
+  newOperator,
+  sentToSignIn,
+  serverActions,
+} from "./action-env";
 import { tenantDigest } from "./fixture";
 
 /**
@@ -24,88 +32,13 @@ import { tenantDigest } from "./fixture";
  * Only the Next.js request scope is replaced: the session (next-auth's getServerSession, read by the real
  * lib/auth/session), cookies/headers, revalidation and the message catalog.
  */
-const session = vi.hoisted(() => ({ userId: null as string | null, errors: [] as unknown[] }));
-vi.mock("next-auth", async (orig) => ({
-  ...(await orig<Record<string, unknown>>()),
-  getServerSession: async () => (session.userId ? { user: { id: session.userId } } : null),
-}));
-vi.mock("next/cache", () => ({ revalidatePath: () => {}, revalidateTag: () => {} }));
-vi.mock("next/headers", () => {
-  const jar = new Map<string, { name: string; value: string }>();
-  const cookies = {
-    get: (n: string) => jar.get(n),
-    getAll: () => [...jar.values()],
-    has: (n: string) => jar.has(n),
-    set: (n: string, value: string) => void jar.set(n, { name: n, value }),
-    delete: (n: string) => void jar.delete(n),
-  };
-  return {
-    cookies: async () => cookies,
-    headers: async () => new Headers({ host: "forja.test", origin: "http://forja.test" }),
-  };
-});
-vi.mock("next-intl/server", () => {
-  const t = Object.assign((key: string) => key, { has: () => false, rich: (key: string) => key });
-  return { getTranslations: async () => t, getLocale: async () => "en", getFormatter: async () => ({}) };
-});
-// Every error an action maps for its form, so a refusal is checked by its class, not by its words.
-vi.mock("@/app/_kit/form-error", async (orig) => {
-  const real = await orig<typeof import("@/app/_kit/form-error")>();
-  return {
-    formError: (err: unknown, label: string, area?: string) => {
-      session.errors.push(err);
-      return real.formError(err, label, area);
-    },
-  };
-});
-
-type ServerAction = (...args: unknown[]) => Promise<unknown>;
-const sources = import.meta.glob<string>(["/app/**/*.{ts,tsx}", "/components/**/*.{ts,tsx}"], {
-  query: "?raw",
-  import: "default",
-  eager: true,
-});
-const modules = import.meta.glob<Record<string, unknown>>(["/app/**/*.ts", "/components/**/*.ts"]);
-
-const keyOf = (file: string, name: string) =>
-  `${file.startsWith("/app/") ? file.slice("/app/".length) : `@${file}`}#${name}`;
-
-function serverActions(): Array<{ key: string; file: string; name: string }> {
-  const out: Array<{ key: string; file: string; name: string }> = [];
-  for (const [file, text] of Object.entries(sources)) {
-    if (!/^\s*["']use server["']/.test(text)) continue;
-    for (const m of text.matchAll(/^export\s+(?:async\s+)?(?:function|const)\s+(\w+)/gm)) {
-      out.push({ key: keyOf(file, m[1] as string), file, name: m[1] as string });
-    }
-  }
-  return out.sort((x, y) => x.key.localeCompare(y.key));
-}
+vi.mock("next-auth", async (orig) => (await import("./action-mocks")).mocks.nextAuth(orig));
+vi.mock("next/cache", async () => (await import("./action-mocks")).mocks.nextCache);
+vi.mock("next/headers", async () => (await import("./action-mocks")).mocks.nextHeaders);
+vi.mock("next-intl/server", async () => (await import("./action-mocks")).mocks.nextIntl);
+vi.mock("@/app/_kit/form-error", async (orig) => (await import("./action-mocks")).mocks.formError(orig));
 
 type Caller = "signed-out" | OrgRole | "operator" | "other-tenant";
-type Outcome = { redirect?: string; result?: { ok: boolean; data?: unknown }; errors: unknown[] };
-
-async function call(fn: ServerAction, userId: string | null, args: unknown[]): Promise<Outcome> {
-  session.userId = userId;
-  session.errors = [];
-  try {
-    return { result: (await fn(...args)) as Outcome["result"], errors: session.errors };
-  } catch (err) {
-    // redirect() throws Next.js's NEXT_REDIRECT error: "NEXT_REDIRECT;replace;/signin;307;".
-    const digest = (err as { digest?: unknown }).digest;
-    if (typeof digest === "string" && digest.startsWith("NEXT_REDIRECT;"))
-      return { redirect: digest.split(";")[2], errors: session.errors };
-    throw err;
-  } finally {
-    session.userId = null;
-  }
-}
-
-const sentToSignIn = (o: Outcome) =>
-  o.redirect === "/signin" || o.errors.some((e) => e instanceof UnauthorizedError);
-const gateErrors = (o: Outcome) =>
-  o.errors.filter(
-    (e) => e instanceof ForbiddenError || e instanceof NotFoundError || e instanceof UnauthorizedError,
-  );
 
 let fleet: TestFleet;
 let other: Awaited<ReturnType<typeof newOrg>>;
@@ -118,38 +51,10 @@ afterAll(() =>
 beforeAll(async () => {
   fleet = await newFleet([{ gpus: 8 }]);
   other = await newOrg("act-b");
-  const op = await newOrg("act-op");
-  await getDb().update(users).set({ isOperator: true }).where(eq(users.id, op.user.id));
-  operator = { actor: { ...op.actor, isOperator: true }, userId: op.user.id };
+  operator = await newOperator();
 }, 120_000);
-
-/** A fresh organization per action (a removed member or a renamed organization must not leak into the next). */
-async function actionOrg(): Promise<ActionOrg> {
-  const a = await newOrg("act-a");
-  const userIds = { owner: a.user.id } as Record<OrgRole, string>;
-  for (const role of ["admin", "member", "viewer"] as const) {
-    const ctx = await a.as(role);
-    if (ctx.actor.kind !== "user") throw new Error("unreachable");
-    userIds[role] = ctx.actor.userId;
-  }
-  const t = await a.as("member");
-  const [invitee] = await getDb()
-    .insert(users)
-    .values({ email: uniqueEmail("invitee"), name: "Invitee", emailVerifiedAt: new Date() })
-    .returning();
-  if (t.actor.kind !== "user" || !invitee) throw new Error("unreachable");
-  return {
-    slug: a.slug,
-    orgId: a.org.id,
-    projectId: a.project.id,
-    fleet,
-    owner: a.ctx,
-    operator,
-    userIds,
-    target: { userId: t.actor.userId, email: t.actor.email },
-    invitee: { userId: invitee.id, email: invitee.email },
-  };
-}
+// A fresh organization per action (a removed member or a renamed organization must not leak into the next).
+const actionOrg = () => actionOrg0(fleet, operator);
 
 async function snapshot(o: ActionOrg, c: ActionCall): Promise<string[]> {
   const watched = c.watch ? (await getDb().execute<{ v: string }>(c.watch)).rows[0]?.v : "";
@@ -186,19 +91,18 @@ describe("server action sweep", () => {
       "classify each action in access.ts and give it a call in action-calls.ts",
     ).toEqual({ unclassified: [], stale: [] });
     // A "use server" inside a function body makes an action this sweep would not find.
-    const inline = Object.entries(sources)
+    const inline = Object.entries(actionSources)
       .filter(([, text]) => !/^\s*["']use server["']/.test(text) && /^\s+["']use server["']/m.test(text))
       .map(([file]) => file);
     expect(inline).toEqual([]);
   });
 
-  for (const { key, file, name } of found) {
+  for (const { key } of found) {
     const level = ACTION_ACCESS[key] ?? "public";
     const recipe = ACTION_CALLS[key];
     it.runIf(recipe)(`${key} (${level})`, async () => {
       if (!recipe) return;
-      const fn = (await modules[file]?.())?.[name] as ServerAction;
-      expect(typeof fn).toBe("function");
+      const fn = await loadAction(key);
       const o = await actionOrg();
       const c = await recipe(o);
       const orgScoped = isOrgLevel(level);

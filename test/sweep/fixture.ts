@@ -85,7 +85,7 @@ export async function sweepFixture() {
   }
   // Tokens never carry operator powers, so operator-only routes are called with the operator's session.
   const operatorActor = { ...op.actor, isOperator: true };
-  return { fleet, a, b, tokens, userIds, otherOwner, operator, operatorActor, newInstance, newIdFor };
+  return { fleet, a, b, op, tokens, userIds, otherOwner, operator, operatorActor, newInstance, newIdFor };
 }
 
 export type SweepFixture = Awaited<ReturnType<typeof sweepFixture>>;
