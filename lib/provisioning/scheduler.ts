@@ -82,9 +82,24 @@ async function placeRegion(
     .orderBy(asc(instances.gpuModelId), desc(instances.priority), asc(instances.queuedAt), asc(instances.id))
     .for("update", { skipLocked: true });
   // The quota gate (lib/quotas) runs even with nothing queued: a lowered nominal may need borrowed work back.
-  const gate = await gateRegion(tx, region, queued, now);
+  let gate = await gateRegion(tx, region, queued, now);
+  await checkpoint("scheduler.gated");
+  const reclaimedSet = new Set<string>();
+  let reclaimed = 0;
+  for (let attempt = 1; ; attempt++) {
+    const moved = await reclaimBorrowed(tx, ctx, gate.reclaim, now, spotNoticeMs);
+    reclaimed += moved;
+    for (const id of gate.reclaim) reclaimedSet.add(id);
+    if (moved === gate.reclaim.length) break;
+    // A victim changed state since the gate read it (its user stopped it: it keeps its GPUs while it stops),
+    // so the plan would lend more than the cohort has: decide again on what holds now, else admit nothing.
+    if (attempt === 3) {
+      gate = { ...gate, admitted: [] };
+      break;
+    }
+    gate = await gateRegion(tx, region, queued, now);
+  }
   const borrowedIds = new Set(gate.admitted.filter((a) => a.borrowed).map((a) => a.id));
-  const reclaimed = await reclaimBorrowed(tx, ctx, gate.reclaim, now, spotNoticeMs);
   await clearBorrowMarks(tx, region, gate.withinNominal);
   if (queued.length === 0) return { placements: [], preemptions: [], reservations: [], reclaimed };
   // One connection: the reads run one after the other.
@@ -158,7 +173,6 @@ async function placeRegion(
   }
   // Killed here, the placement transaction (transitions and allocations) is rolled back as one.
   await checkpoint("scheduler.placed");
-  const reclaimedSet = new Set(gate.reclaim);
   const spotPreempt = decisions.preemptions.filter((id) => !reclaimedSet.has(id));
   if (spotPreempt.length > 0) await preemptForCapacity(tx, ctx, spotPreempt, now, spotNoticeMs);
   await writeQueueReasons(

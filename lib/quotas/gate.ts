@@ -113,6 +113,7 @@ export function gateQueue(input: GateInput): GateResult {
     }
   }
   const out: GateResult = { admitted: [], reasons: new Map(), reclaim: [], withinNominal: [] };
+  const byId = new Map(input.requests.map((r) => [r.id, r]));
   const gpus = gpusOfSlices;
   const take = (r: GateRequest) => {
     held.set(key(r.orgId, r.modelId), (held.get(key(r.orgId, r.modelId)) ?? 0) + r.slices);
@@ -231,6 +232,23 @@ export function gateQueue(input: GateInput): GateResult {
         if ((held.get(k) ?? 0) <= levelOf(input, v.orgId, model).nominal) continue;
         held.set(k, (held.get(k) ?? 0) - v.slices);
         out.reclaim.push(v.id);
+        state = poolOf(input, team, model, held);
+      }
+    }
+  }
+  // Borrowed work that cannot be reclaimed yet (still provisioning, or stopping) keeps lenders' new
+  // guaranteed work queued until it can: placing it now would lend more than the cohort leaves idle.
+  // Reclaim starts as soon as the borrower runs (a later tick); the lender waits, its reason waiting for GPUs.
+  // What this tick admitted comes back out from the end of the queue until the pool holds again.
+  for (const [, team] of members) {
+    for (const model of models) {
+      let state = poolOf(input, team, model, held);
+      for (let i = out.admitted.length - 1; i >= 0 && state.borrowed > state.pool; i--) {
+        const r = byId.get((out.admitted[i] as { id: string }).id) as GateRequest;
+        if (r.modelId !== model || !team.includes(r.orgId)) continue;
+        const k = key(r.orgId, model);
+        held.set(k, (held.get(k) ?? 0) - r.slices);
+        out.admitted.splice(i, 1);
         state = poolOf(input, team, model, held);
       }
     }

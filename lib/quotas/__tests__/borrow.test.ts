@@ -5,6 +5,7 @@ import {
   type Ctx,
   ForbiddenError,
   QuotaExceededError,
+  setCheckpointHook,
   systemCtx,
   type UserActor,
 } from "@/lib/core";
@@ -17,6 +18,7 @@ import {
   placeQueuedInstances,
   reconcileInstances,
   setProvider,
+  stop,
 } from "@/lib/provisioning";
 import { newFleet, newOrg, notebookSpec, testClock } from "@/lib/provisioning/__tests__/fixtures";
 import { checkQuotaInvariants, createCohort, quotaLeft, setCohortMember, setOrgQuota } from "@/lib/quotas";
@@ -46,8 +48,8 @@ async function state(id: string) {
 }
 
 /** Two organizations in one cohort on an 8-GPU region: each 4 nominal, the borrower may borrow 4. */
-async function cohortOfTwo(clock = testClock()) {
-  const fleet = await newFleet([{ gpus: 8 }]);
+async function cohortOfTwo(clock = testClock(), nodes = [{ gpus: 8 }]) {
+  const fleet = await newFleet(nodes);
   const lender = await newOrg("lender", clock);
   const borrower = await newOrg("borrower", clock);
   const op: Ctx = { actor: { ...(lender.actor as UserActor), isOperator: true }, now: clock.now };
@@ -133,6 +135,66 @@ describe("borrowing inside a cohort", () => {
     await expect(launch(solo.ctx, solo.slug, notebookSpec(fleet.region))).rejects.toBeInstanceOf(
       QuotaExceededError,
     );
+  });
+
+  it("keeps the lender's guaranteed work queued while the borrowed instance still provisions, then reclaims it", async () => {
+    // 12 GPUs: room for the lender beside the borrower's 8, so only quota (not the fleet) can hold it back.
+    const { fleet, lender, borrower, clock } = await cohortOfTwo(testClock(), [{ gpus: 8 }, { gpus: 4 }]);
+    await launchAt(borrower, notebookSpec(fleet.region, { instanceType: "h100.4x" }));
+    const b = await launchAt(
+      borrower,
+      notebookSpec(fleet.region, { instanceType: "h100.4x", autoRecover: true }),
+    );
+    await tick(clock, fleet.region);
+    expect(await state(b.instance.id)).toMatchObject({ state: "provisioning", borrowed: true });
+
+    // A provisioning instance cannot be reclaimed: placing the lender now would lend 4 GPUs nobody leaves idle.
+    const l = await launchAt(lender, notebookSpec(fleet.region, { instanceType: "h100.4x" }));
+    expect((await tick(clock, fleet.region)).reclaimed).toBe(0);
+    expect(await state(l.instance.id)).toMatchObject({
+      state: "queued",
+      queue_reason: { code: "waiting_for_gpus" },
+    });
+    expect(await checkQuotaInvariants(getDb(), { regionCode: fleet.region })).toEqual([]);
+
+    // Once it runs, the next tick reclaims it with notice and the lender starts.
+    clock.advance(11_000);
+    await reconcile(clock, fleet.region);
+    expect((await tick(clock, fleet.region)).reclaimed).toBe(1);
+    expect((await state(b.instance.id))?.state).toBe("preempting");
+    expect((await state(l.instance.id))?.state).toBe("provisioning");
+    expect(await checkQuotaInvariants(getDb(), { regionCode: fleet.region })).toEqual([]);
+  });
+
+  it("decides again when the instance it reclaims is stopped by its user while the tick decides", async () => {
+    const { fleet, lender, borrower, clock } = await cohortOfTwo(testClock(), [{ gpus: 8 }, { gpus: 4 }]);
+    const a = await launchAt(borrower, notebookSpec(fleet.region, { instanceType: "h100.4x" }));
+    const b = await launchAt(borrower, notebookSpec(fleet.region, { instanceType: "h100.4x" }));
+    await tick(clock, fleet.region);
+    clock.advance(11_000);
+    await reconcile(clock, fleet.region);
+    expect(await state(b.instance.id)).toMatchObject({ state: "running", borrowed: true });
+
+    const l = await launchAt(lender, notebookSpec(fleet.region, { instanceType: "h100.4x" }));
+    // Between the gate's read and the reclaim, the borrower stops b: stopping, it still holds its 4 GPUs, so
+    // the reclaim the gate planned did not happen and placing the lender on that plan would over-lend.
+    let stopped = false;
+    setCheckpointHook(async (name) => {
+      if (name !== "scheduler.gated" || stopped) return;
+      stopped = true;
+      await stop(borrower.ctx, borrower.slug, b.instance.id);
+    });
+    try {
+      // Decided again: the borrower is still 4 GPUs over nominal, so its other running instance goes.
+      expect((await tick(clock, fleet.region)).reclaimed).toBe(1);
+    } finally {
+      setCheckpointHook(null);
+    }
+    expect(stopped).toBe(true);
+    expect((await state(b.instance.id))?.state).toBe("stopping");
+    expect((await state(a.instance.id))?.state).toBe("preempting");
+    expect((await state(l.instance.id))?.state).toBe("provisioning");
+    expect(await checkQuotaInvariants(getDb(), { regionCode: fleet.region })).toEqual([]);
   });
 
   it("lets no borrower take more than the lenders leave idle within their lending limits", async () => {

@@ -29,6 +29,28 @@ const req = (id: string, orgId: string, gpus = 1) => ({
   slices: gpus * G,
 });
 
+/** A 2-GPU instance of organization b. */
+const holder = (id: string, priority: number, startedAt: number, borrowed = true, running = true) => ({
+  id,
+  orgId: "b",
+  modelId: "m",
+  slices: 2 * G,
+  priority,
+  startedAt,
+  running,
+  borrowed,
+});
+
+/** l lends (nominal 4); b holds 6 of its nominal 2 + borrowing 4: 4 borrowed. */
+const lenderAndBorrower = () => ({
+  orgs: new Map([
+    ["l", { cohortId: "k", weight: 1 }],
+    ["b", { cohortId: "k", weight: 1 }],
+  ]),
+  levels: { "l/m": lvl(4), "b/m": lvl(2, 4) },
+  held: new Map([["b/m", 6 * G]]),
+});
+
 describe("quota gate", () => {
   it("gives idle capacity to the borrower with the lowest weighted share first", () => {
     // a, b and c share a cohort; c lends 4 and wants nothing. a already borrows 2 (holds 6 of 4), b holds 4 of 4.
@@ -74,22 +96,7 @@ describe("quota gate", () => {
   });
 
   it("reclaims borrowed work, lowest priority then youngest, when a lender's guaranteed demand needs it", () => {
-    const orgs = new Map([
-      ["l", { cohortId: "k", weight: 1 }],
-      ["b", { cohortId: "k", weight: 1 }],
-    ]);
-    const levels = { "l/m": lvl(4), "b/m": lvl(2, 4) };
-    const held = new Map([["b/m", 6 * G]]);
-    const holder = (id: string, priority: number, startedAt: number, borrowed = true) => ({
-      id,
-      orgId: "b",
-      modelId: "m",
-      slices: 2 * G,
-      priority,
-      startedAt,
-      running: true,
-      borrowed,
-    });
+    const { orgs, levels, held } = lenderAndBorrower();
     const holders = [
       holder("g", 0, 0, false),
       holder("old", 0, 1),
@@ -100,6 +107,24 @@ describe("quota gate", () => {
     expect(out.admitted).toEqual([{ id: "l1", borrowed: false }]);
     // Pool 4 − 2 = 2 left for 4 borrowed: 2 GPUs come back, the low-priority one.
     expect(out.reclaim).toEqual(["low"]);
+  });
+
+  it("holds a lender's guaranteed request back while the borrowed work cannot be reclaimed yet", () => {
+    // b borrows 4 of l's 4 with instances still provisioning (not reclaimable); l asks for 2 of its nominal,
+    // then 2 more. Admitting either would leave the cohort lending more than l leaves idle.
+    const { orgs, levels, held } = lenderAndBorrower();
+    const holders = [
+      holder("p1", 0, 0, false),
+      holder("p2", 0, 1, true, false),
+      holder("p3", 0, 2, true, false),
+    ];
+    const out = gateQueue(
+      input({ orgs, levels, held, holders, requests: [req("l1", "l", 2), req("l2", "l", 2)] }),
+    );
+    // Reclaiming p1 (the one running) gives 2 back: l1 fits, l2 waits for p2 or p3 to run and be reclaimed.
+    expect(out.reclaim).toEqual(["p1"]);
+    expect(out.admitted).toEqual([{ id: "l1", borrowed: false }]);
+    expect(out.reasons.has("l2")).toBe(false);
   });
 
   it("gives one reason to each request it holds back", () => {
