@@ -3670,11 +3670,13 @@ export interface paths {
         };
         /**
          * Container logs
-         * @description The tail of the current or last run; poll with `since` (the last line's time) while `live`.
+         * @description The tail of the current or last run; poll with `since` (the last line's time) while `live`, or send `follow=1` for a Server-Sent Events stream (`text/event-stream`): `event: line` per log line (data: `{at, stream, text}`, id: its time; `Last-Event-ID` resumes after it), then `event: end` (data: `{live, since}`: live false when the run is over, true when the stream's time is up and the client reconnects with `since`), or `event: error` (data: a problem) if access ends meanwhile.
          */
         get: {
             parameters: {
                 query?: {
+                    /** @description Stream new lines as Server-Sent Events while the workload runs */
+                    follow?: "1" | "true";
                     limit?: number;
                     since?: string;
                 };
@@ -3689,7 +3691,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Log lines, oldest first */
+                /** @description Log lines, oldest first (JSON), or the followed stream (`follow=1`) */
                 200: {
                     headers: {
                         /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
@@ -3700,6 +3702,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["InstanceLogs"];
+                        "text/event-stream": string;
                     };
                 };
                 /** @description Missing, malformed, unknown, revoked or expired credentials */

@@ -1,8 +1,39 @@
 import type { Command } from "commander";
 import { ok } from "../client";
-import { CliError, EXIT } from "../errors";
-import { action, examples, pollMs, sleep } from "../kit";
+import { CliError, EXIT, type Problem, problemError } from "../errors";
+import { action, examples } from "../kit";
 import { emit, parseDuration, sparkline } from "../output";
+
+type LogLine = { at: string; stream: "stdout" | "stderr"; text: string };
+
+/**
+ * Read a Server-Sent Events stream of log lines until its `end` event; an `error` event (access ended while
+ * following) is thrown as the problem it carries, a stream cut without `end` as "cannot reach the server".
+ */
+async function readEvents(stream: ReadableStream<Uint8Array>, onLine: (l: LogLine) => void) {
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) {
+    buffer += decoder.decode(chunk, { stream: true });
+    for (let cut = buffer.indexOf("\n\n"); cut >= 0; cut = buffer.indexOf("\n\n")) {
+      const block = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      let event = "message";
+      let data = "";
+      for (const field of block.split("\n")) {
+        if (field.startsWith("event: ")) event = field.slice(7);
+        else if (field.startsWith("data: ")) data += field.slice(6);
+      }
+      if (event === "line") onLine(JSON.parse(data) as LogLine);
+      else if (event === "end") return JSON.parse(data) as { live: boolean };
+      else if (event === "error") {
+        const problem = JSON.parse(data) as Problem;
+        throw problemError(problem.status ?? 500, problem);
+      }
+    }
+  }
+  throw new CliError("Cannot reach the server: the log stream ended early", EXIT.error);
+}
 
 const METRICS = ["utilization", "memory", "power", "temperature"] as const;
 const RANGES = ["1h", "6h", "24h", "7d", "30d"] as const;
@@ -17,22 +48,34 @@ export function registerObserve(program: Command) {
       .action(
         action(async ({ opts, session }, id: string) => {
           const { api, org } = await session();
+          const print = (l: LogLine) => {
+            if (opts.json) process.stdout.write(`${JSON.stringify(l)}\n`);
+            else (l.stream === "stderr" ? process.stderr : process.stdout).write(`${l.text}\n`);
+          };
+          const limit = Number(opts.limit);
+          if (!opts.follow) {
+            const page = await ok(
+              api.GET("/orgs/{org}/instances/{id}/logs", { params: { path: { org, id }, query: { limit } } }),
+            );
+            // JSON unless asked to follow (the text/event-stream answer is only for follow=1).
+            for (const l of (page as Exclude<typeof page, string>).lines) print(l);
+            return;
+          }
+          // Followed: one Server-Sent Events stream per connection; the server ends it with `end`, and with
+          // live: true (its time was up) we reconnect after the last line seen.
           let since: string | undefined;
           for (;;) {
-            const page = await ok(
+            const stream = await ok(
               api.GET("/orgs/{org}/instances/{id}/logs", {
-                params: { path: { org, id }, query: { since, limit: Number(opts.limit) } as never },
+                params: { path: { org, id }, query: { since, limit, follow: "1" } },
+                parseAs: "stream",
               }),
             );
-            if (opts.json) {
-              for (const l of page.lines) process.stdout.write(`${JSON.stringify(l)}\n`);
-            } else {
-              for (const l of page.lines)
-                (l.stream === "stderr" ? process.stderr : process.stdout).write(`${l.text}\n`);
-            }
-            since = page.lines.at(-1)?.at ?? since;
-            if (!opts.follow || !page.live) return;
-            await sleep(pollMs());
+            const end = await readEvents(stream as ReadableStream<Uint8Array>, (l) => {
+              print(l);
+              since = l.at;
+            });
+            if (!end.live) return;
           }
         }),
       ),

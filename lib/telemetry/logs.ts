@@ -53,7 +53,8 @@ export async function instanceLogs(
     const stoppedMs = res.rows[0]?.ms;
     if (stoppedMs != null && Number(stoppedMs) > inst.startedAt.getTime()) to = new Date(Number(stoppedMs));
   }
-  const from = since && since > inst.startedAt ? since : new Date(inst.startedAt.getTime() - 1);
+  // `since` is exclusive: the first line of a run (at startedAt) seen once must not come back on every poll.
+  const from = since && since >= inst.startedAt ? since : new Date(inst.startedAt.getTime() - 1);
   await attachConfiguredEngines();
   const provider = raw.provider ?? defaultProvider(inst.regionCode);
   const got = provider.fetchLogs

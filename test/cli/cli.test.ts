@@ -9,11 +9,19 @@ import { getDb } from "@/lib/db/client";
 import { memberships } from "@/lib/db/schema";
 import {
   createFixedProvider,
+  launch,
   placeQueuedInstances,
   reconcileInstances,
   setProvider,
+  terminate,
 } from "@/lib/provisioning";
-import { bigQuota, newFleet, newOrg, type TestFleet } from "@/lib/provisioning/__tests__/fixtures";
+import {
+  bigQuota,
+  newFleet,
+  newOrg,
+  notebookSpec,
+  type TestFleet,
+} from "@/lib/provisioning/__tests__/fixtures";
 import { createApiToken } from "@/lib/tenancy";
 import { startApiServer } from "@/test/support/http-app";
 import { forja } from "./support";
@@ -29,17 +37,22 @@ let fleet: TestFleet;
 let configDir: string;
 let org: Awaited<ReturnType<typeof newOrg>>;
 let token: string;
+/** How many times the server read the provider's logs (a followed stream reads once per poll). */
+let logReads = 0;
 
 beforeAll(async () => {
   setProvider({
     ...createFixedProvider({ provisionMs: 0, stopMs: 60_000 }),
-    logs: (inst, from) => [
-      {
-        at: new Date(Math.max(from.getTime() + 1, (inst.startedAt ?? from).getTime())),
-        stream: "stdout",
-        text: "epoch 1/3 loss=0.42",
-      },
-    ],
+    logs: (inst, from) => {
+      logReads++;
+      return [
+        {
+          at: new Date(Math.max(from.getTime() + 1, (inst.startedAt ?? from).getTime())),
+          stream: "stdout",
+          text: "epoch 1/3 loss=0.42",
+        },
+      ];
+    },
   });
   [server, fleet] = await Promise.all([startApiServer(), newFleet([{ gpus: 8 }])]);
   org = await newOrg("cli");
@@ -156,6 +169,44 @@ describe("forja against a running server", () => {
     const again = await run(["stop", String(inst.id)]);
     expect(again.code).toBe(5);
     expect(again.stderr).toMatch(/^error: Conflict: /);
+  });
+
+  it("logs -f follows the server's event stream until the run ends, then exits 0", async () => {
+    process.env.FORJA_LOG_FOLLOW_MS = "100";
+    const { instance } = await launch(org.ctx, org.slug, notebookSpec(fleet.region, { name: "cli-follow" }));
+    await workerPass();
+    const readsBefore = logReads;
+    let ended = false;
+    const followed = await run(["logs", instance.id, "-f", "--json"], {
+      env: { FORJA_URL: server.url, FORJA_TOKEN: token },
+      // A few polls' worth of lines, then the instance ends: the server closes the stream with `end`.
+      during: async () => {
+        if (!ended && logReads - readsBefore >= 4) {
+          ended = true;
+          await terminate(org.ctx, org.slug, instance.id);
+        }
+      },
+    });
+    delete process.env.FORJA_LOG_FOLLOW_MS;
+    expect(followed.code, followed.stderr).toBe(0);
+    const lines = followed.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { at: string; text: string });
+    // The provider writes a line per read: the lines of later reads arrived on the same connection.
+    expect(ended).toBe(true);
+    expect(lines.length).toBeGreaterThanOrEqual(4);
+    expect(lines.every((l) => l.text === "epoch 1/3 loss=0.42")).toBe(true);
+    const times = lines.map((l) => l.at);
+    expect([...times].sort()).toEqual(times);
+    expect(new Set(times).size).toBe(times.length);
+    // Another organization's instance: the stream is never opened, the 404 is exit 3.
+    const stranger = await newOrg("cli-follow-other");
+    const { instance: theirs } = await launch(stranger.ctx, stranger.slug, notebookSpec(fleet.region));
+    const refused = await run(["logs", theirs.id, "-f"], {
+      env: { FORJA_URL: server.url, FORJA_TOKEN: token },
+    });
+    expect(refused.code).toBe(3);
   });
 
   it("exit codes: 3 not found, 4 refused, 2 for field errors (printed per field), 2 for bad flags", async () => {

@@ -59,18 +59,26 @@ export async function startApiServer(): Promise<{ url: string; close: () => Prom
       const headers = new Headers();
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
       const body = await bodyOf(req);
+      // A client that hangs up aborts the request's signal, as Next.js does (a followed log stream stops).
+      const hungUp = new AbortController();
+      res.on("close", () => hungUp.abort());
       const response = await handler(
         new Request(url, {
           method: req.method,
           headers,
           body: body ? new Uint8Array(body) : undefined,
+          signal: hungUp.signal,
         }),
         {
           params: Promise.resolve(params),
         },
       );
       res.writeHead(response.status, Object.fromEntries(response.headers));
-      res.end(Buffer.from(await response.arrayBuffer()));
+      // Streamed as it comes (CSV exports, Server-Sent Events), not buffered whole.
+      if (response.body) {
+        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
+      }
+      res.end();
     } catch (err) {
       res.writeHead(500, { "content-type": "text/plain" }).end(String(err));
     }

@@ -443,9 +443,32 @@ const paths: ZodOpenApiPathsObject = {
       tags: ["Instances"],
       summary: "Container logs",
       description:
-        "The tail of the current or last run; poll with `since` (the last line's time) while `live`.",
-      requestParams: { path: instancePath, query: instanceLogsQuerySchema },
-      responses: responses({ "200": json("Log lines, oldest first", instanceLogsSchema) }, [422]),
+        "The tail of the current or last run; poll with `since` (the last line's time) while `live`, or send " +
+        "`follow=1` for a Server-Sent Events stream (`text/event-stream`): `event: line` per log line (data: " +
+        "`{at, stream, text}`, id: its time; `Last-Event-ID` resumes after it), then `event: end` (data: " +
+        "`{live, since}`: live false when the run is over, true when the stream's time is up and the client " +
+        "reconnects with `since`), or `event: error` (data: a problem) if access ends meanwhile.",
+      requestParams: {
+        path: instancePath,
+        query: instanceLogsQuerySchema.extend({
+          follow: z
+            .enum(["1", "true"])
+            .optional()
+            .meta({ description: "Stream new lines as Server-Sent Events while the workload runs" }),
+        }),
+      },
+      responses: responses(
+        {
+          "200": {
+            description: "Log lines, oldest first (JSON), or the followed stream (`follow=1`)",
+            content: {
+              "application/json": { schema: instanceLogsSchema },
+              "text/event-stream": { schema: z.string() },
+            },
+          },
+        },
+        [422],
+      ),
     },
   },
   "/orgs/{org}/instances/{id}/manifests": {
