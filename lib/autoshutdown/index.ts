@@ -10,6 +10,7 @@ export {
   BUILT_IN_POLICY,
   deleteAutoShutdownPolicy,
   type EffectivePolicy,
+  hasPoliciesSql,
   listAutoShutdownPolicies,
   NOTEBOOK_IDLE_MINUTES,
   pickPolicy,
@@ -29,4 +30,10 @@ export {
 export { type PolicyInput, type PolicyValues, policySchema, type SnoozeInput, snoozeSchema } from "./schemas";
 export { setInstanceAutoShutdown } from "./settings";
 export { snooze } from "./snooze";
-export { type AutoShutdownSettings, policyViolations, validateAutoShutdown, withDefaults } from "./validate";
+export {
+  type AutoShutdownSettings,
+  checkAutoShutdown,
+  policyViolations,
+  validateAutoShutdown,
+  withDefaults,
+} from "./validate";

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { requireOrgAccess } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { type Ctx, NotFoundError, nowOf, parseInput, ValidationError } from "@/lib/core";
@@ -49,6 +49,11 @@ export function pickPolicy(
   let best: AutoShutdownPolicy | null = null;
   for (const p of policies) if (rank(p) >= 0 && (!best || rank(p) > rank(best))) best = p;
   return best ?? { ...BUILT_IN_POLICY };
+}
+
+/** Whether the organization has any policy, as a boolean subquery (none: the built-in policy applies). */
+export function hasPoliciesSql(orgId: string): SQL {
+  return sql`exists (select 1 from auto_shutdown_policies where org_id = ${orgId})`;
 }
 
 export async function orgPolicies(exec: Executor, orgIds: string[]): Promise<AutoShutdownPolicy[]> {

@@ -74,7 +74,16 @@ export async function validateAutoShutdown(
   role: OrgRole,
   kind: "notebook" | "container" = "notebook",
 ): Promise<AutoShutdown> {
-  const policy = await resolvePolicy(exec, orgId, projectId, gpuModelId);
+  return checkAutoShutdown(await resolvePolicy(exec, orgId, projectId, gpuModelId), settings, role, kind);
+}
+
+/** validateAutoShutdown once the policy is known (launch resolves it in the statement that reads the rest). */
+export function checkAutoShutdown(
+  policy: EffectivePolicy,
+  settings: AutoShutdownSettings,
+  role: OrgRole,
+  kind: "notebook" | "container",
+): AutoShutdown {
   const effective = withDefaults(settings, policy, kind);
   if (!roleAtLeast(role, "admin")) {
     const violations = policyViolations(effective, policy);

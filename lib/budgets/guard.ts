@@ -1,10 +1,23 @@
 import "server-only";
-import { and, eq, inArray, isNull, or } from "drizzle-orm";
+import { and, eq, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
 import { BudgetBlockedError } from "@/lib/core";
 import type { Executor } from "@/lib/db/client";
 import { budgets } from "@/lib/db/schema";
 import { forecastOf, monthOf, projectSpend } from "@/lib/metering";
 import { scopedSpend } from "./evaluate";
+
+/** The actions at 100 % that refuse new launches. */
+const CAPPING = ["block_launches", "stop_instances"] as const;
+
+/**
+ * Whether a budget that can block launches covers the project, as a boolean subquery: launch reads it with
+ * its other facts and calls assertBudgetAllowsLaunch (which computes spend) only when one does.
+ */
+export function launchCapExistsSql(orgId: string, projectId: SQL): SQL {
+  return sql`exists (select 1 from budgets b where b.org_id = ${orgId}
+    and b.action_at_100 in ${sql.raw(`('${CAPPING.join("','")}')`)}
+    and (b.project_id is null or b.project_id = ${projectId}))`;
+}
 
 /**
  * For launch (in its transaction): refuse when a budget covering the project (or the whole organization)
@@ -23,7 +36,7 @@ export async function assertBudgetAllowsLaunch(
     .where(
       and(
         eq(budgets.orgId, orgId),
-        inArray(budgets.actionAt100, ["block_launches", "stop_instances"]),
+        inArray(budgets.actionAt100, [...CAPPING]),
         or(isNull(budgets.projectId), eq(budgets.projectId, projectId)),
       ),
     );

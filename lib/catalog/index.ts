@@ -1,4 +1,7 @@
 /** The GPU catalog: regions, GPU models, offerings with live availability, and prices in force. */
+
+/** The power limit assumed where a GPU model publishes no TDP (one value for catalog, provider and charts). */
+export { FALLBACK_TDP_WATTS } from "@/lib/db/schema";
 export { type AvailabilityPoint, type ComparedOffering, compareOfferings } from "./compare";
 export {
   type DisallowedReason,

@@ -1,5 +1,6 @@
 import "server-only";
 import { type SQL, sql } from "drizzle-orm";
+import { FALLBACK_TDP_WATTS } from "@/lib/db/schema";
 import {
   type CatalogFilters,
   type CatalogSort,
@@ -7,12 +8,6 @@ import {
   type SortMetric,
   splitSort,
 } from "./schemas";
-
-/**
- * Power limit assumed for boards whose TDP the market snapshot leaves blank (B200, A10): the same 300 W
- * envelope the telemetry provider uses (lib/telemetry FALLBACK_TDP_WATTS), so energy figures agree.
- */
-export const FALLBACK_TDP_WATTS = 300;
 
 /** Whitelisted column per pricing model: filter values never reach SQL as identifiers. */
 const PRICE_COLUMN: Record<PricingModel, SQL> = {

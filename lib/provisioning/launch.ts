@@ -3,7 +3,7 @@ import { randomInt } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { requireOrgAccessOrSystem, roleAtLeast } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
-import { validateAutoShutdown } from "@/lib/autoshutdown";
+import { checkAutoShutdown, pickPolicy, resolvePolicy } from "@/lib/autoshutdown";
 import { assertBudgetAllowsLaunch } from "@/lib/budgets";
 import {
   ConflictError,
@@ -16,13 +16,14 @@ import {
   ValidationError,
 } from "@/lib/core";
 import { inReadCommittedTx } from "@/lib/db/client";
-import { images, instances, projects, regions } from "@/lib/db/schema";
-import { assertNotSuspended, assertQuotaAdmits, lockQuota } from "@/lib/quotas";
+import { instances } from "@/lib/db/schema";
+import { assertQuotaAdmits, lockQuota, refuseIfSuspended } from "@/lib/quotas";
 import { why } from "./event-reasons";
 import { LAUNCH_FIELD_MESSAGES } from "./field-messages";
 import { acceleratorOfVendor } from "./images";
-import { applyTransition, recordCreated } from "./lifecycle";
-import { currentPrice, loadOffering, type PricingModelDb } from "./offerings";
+import { readLaunchFacts } from "./launch-facts";
+import { recordLaunched } from "./lifecycle";
+import { currentPrice, type PricingModelDb } from "./offerings";
 import { reservationRoom, reservedTermWithRoom } from "./reservations";
 import { DEFAULT_PRIORITY, type LaunchSpec, launchSpecSchema } from "./schemas";
 import { advisoryXactLock } from "./sql";
@@ -32,8 +33,6 @@ export type LaunchResult = {
   instance: Instance /** True when the idempotency key matched an earlier launch. */;
   replayed: boolean;
 };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type FieldIssues = Record<string, FieldMessage[]>;
 const M = LAUNCH_FIELD_MESSAGES;
@@ -61,7 +60,17 @@ export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<L
     // Authorize before validating: a viewer's (or a stranger's) bad body is a 403/404, not a field list.
     const { org, role } = await requireOrgAccessOrSystem(c, orgSlug, "member");
     const spec = parseInput(launchSpecSchema, raw);
-    await assertNotSuspended(tx, org.id);
+    // One read for every fact below (round trips were most of launch's cost); checked in the order they were.
+    const facts = await readLaunchFacts(tx, {
+      orgId: org.id,
+      project: spec.project,
+      regionCode: spec.region,
+      instanceTypeId: spec.instanceType,
+      imageId: spec.image,
+      pricingModel: spec.pricingModel === "reserved" ? null : spec.pricingModel,
+      now,
+    });
+    refuseIfSuspended(facts.suspensionReason);
 
     if (spec.idempotencyKey) {
       await tx.execute(advisoryXactLock("forja:launch-key", `${org.id}/${spec.idempotencyKey}`));
@@ -76,18 +85,10 @@ export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<L
     if (spec.priority > DEFAULT_PRIORITY && !roleAtLeast(role, "admin")) {
       addError(errors, "priority", fieldMessageWith(M.priorityAdminOnly, { max: DEFAULT_PRIORITY }));
     }
-    const [project] = await tx
-      .select({ id: projects.id })
-      .from(projects)
-      .where(
-        and(
-          eq(projects.orgId, org.id),
-          UUID.test(spec.project) ? eq(projects.id, spec.project) : eq(projects.slug, spec.project),
-        ),
-      );
-    if (!project) throw new NotFoundError("Project");
+    const projectId = facts.projectId;
+    if (!projectId) throw new NotFoundError("Project");
 
-    const [region] = await tx.select().from(regions).where(eq(regions.code, spec.region));
+    const { region, offering, image } = facts;
     if (!region?.active) addError(errors, "region", fieldMessageWith(M.regionUnknown, {}));
     else if (org.allowedJurisdictions.length > 0 && !org.allowedJurisdictions.includes(region.jurisdiction)) {
       addError(
@@ -100,11 +101,7 @@ export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<L
         }),
       );
     }
-
-    const offering = await loadOffering(tx, spec.instanceType);
     if (!offering) addError(errors, "instanceType", fieldMessageWith(M.instanceTypeUnknown, {}));
-
-    const [image] = await tx.select().from(images).where(eq(images.id, spec.image));
     if (!image?.active) addError(errors, "image", fieldMessageWith(M.imageUnknown, {}));
     else if (!image.kinds.includes(spec.kind)) {
       addError(errors, "image", fieldMessageWith(M.imageKind, { image: image.name, kind: spec.kind }));
@@ -129,10 +126,8 @@ export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<L
         region: region.code,
       });
     // Prices do not depend on the quota lock: check them first so the locked section stays short.
-    if (spec.pricingModel !== "reserved") {
-      if (!(await currentPrice(tx, offering.instanceTypeId, region.code, spec.pricingModel, now))) {
-        addError(errors, "instanceType", notOffered(spec.pricingModel));
-      }
+    if (spec.pricingModel !== "reserved" && !facts.price) {
+      addError(errors, "instanceType", notOffered(spec.pricingModel));
     }
     if (Object.keys(errors).length > 0) throw invalid(errors);
 
@@ -154,28 +149,25 @@ export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<L
     if (Object.keys(errors).length > 0) throw invalid(errors);
 
     // Auto-shutdown settings get the policy's defaults; members may not go beyond its limits.
-    const autoShutdown = await validateAutoShutdown(
-      tx,
-      org.id,
-      project.id,
-      offering.gpuModelId,
-      spec.autoShutdown,
-      role,
-      spec.kind,
-    );
+    const policy = facts.hasPolicies
+      ? await resolvePolicy(tx, org.id, projectId, offering.gpuModelId)
+      : pickPolicy([], projectId, offering.gpuModelId);
+    const autoShutdown = checkAutoShutdown(policy, spec.autoShutdown, role, spec.kind);
 
     // Budget caps (block_launches / stop_instances at 100 %) refuse new work before anything is written.
-    await assertBudgetAllowsLaunch(tx, org.id, project.id, now);
+    if (facts.budgetCapped) await assertBudgetAllowsLaunch(tx, org.id, projectId, now);
 
+    // Written straight in "queued" with both events (recordLaunched checks the transition table): one insert
+    // for the row, one for its events and webhook deliveries, one for the audit row.
     const [row] = await tx
       .insert(instances)
       .values({
         orgId: org.id,
-        projectId: project.id,
+        projectId,
         createdBy: c.actor.kind === "user" ? c.actor.userId : null,
         name: spec.name,
         kind: spec.kind,
-        state: "requested",
+        state: "queued",
         regionCode: region.code,
         instanceTypeId: offering.instanceTypeId,
         gpuModelId: offering.gpuModelId,
@@ -196,19 +188,12 @@ export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<L
         idempotencyKey: spec.idempotencyKey ?? null,
         simSeed: randomInt(0, 2 ** 31 - 1),
         createdAt: now,
+        queuedAt: now,
         updatedAt: now,
       })
       .returning();
     if (!row) throw new Error("instance insert returned nothing");
-    await recordCreated(tx, c, row, why("launch_requested"));
-    await applyTransition(tx, c, {
-      id: row.id,
-      orgId: org.id,
-      from: "requested",
-      to: "queued",
-      reason: why("accepted"),
-      patch: { queuedAt: now },
-    });
+    await recordLaunched(tx, c, row, why("launch_requested"), why("accepted"));
     await writeAudit(tx, c.actor, {
       orgId: org.id,
       action: "instance.launched",
@@ -235,14 +220,14 @@ export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<L
     }
     await assertQuotaAdmits(tx, {
       orgId: org.id,
-      projectId: project.id,
+      projectId,
       gpuModelId: offering.gpuModelId,
       gpuModelName: offering.gpuModelName,
       regionCode: region.code,
       slices,
       alreadyCounted: true,
     });
-    return { instance: { ...row, state: "queued", queuedAt: now }, replayed: false };
+    return { instance: row, replayed: false };
   });
 }
 

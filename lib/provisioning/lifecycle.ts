@@ -1,5 +1,5 @@
 import "server-only";
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { type Actor, type Ctx, InvalidStateError, nowOf } from "@/lib/core";
 import type { Executor } from "@/lib/db/client";
 import { instanceTransitionFanOut } from "@/lib/notify";
@@ -96,8 +96,6 @@ export async function applyTransitions(
   const done = items.filter((t) => moved.has(t.id));
   if (done.length === 0) return moved;
 
-  const kind = eventActorKind(ctx.actor);
-  const actorUserId = ctx.actor.kind === "user" ? ctx.actor.userId : null;
   const events = done.map((t) => ({
     org_id: t.orgId,
     instance_id: t.id,
@@ -108,15 +106,7 @@ export async function applyTransitions(
   }));
   // The events and their webhook deliveries (lib/notify) in one statement: no extra round trip per transition.
   await exec.execute(sql`
-    with written as (
-      insert into instance_events (org_id, instance_id, from_state, to_state, reason, reason_code, reason_params,
-                                   actor_user_id, actor_kind, at)
-      select e.org_id, e.instance_id, e.from_state, e.to_state, e.reason, e.reason_code, e.reason_params,
-             ${actorUserId}::uuid, ${kind}, e.at
-      from jsonb_to_recordset(${JSON.stringify(events)}::jsonb)
-        as e(org_id uuid, instance_id uuid, from_state instance_state, to_state instance_state, reason text,
-             reason_code text, reason_params jsonb, at timestamptz)
-      returning org_id, instance_id, from_state, to_state, reason, reason_code, reason_params, at)
+    with written as (${insertEvents(ctx.actor, events)})
     ${instanceTransitionFanOut(sql`written`)}`);
 
   const releasing = done.filter((t) => holdsCapacity(t.from) && !holdsCapacity(t.to));
@@ -126,6 +116,27 @@ export async function applyTransitions(
       where instance_id = any(${uuidArray(releasing.map((t) => t.id))}) and released_at is null`);
   }
   return moved;
+}
+
+type EventRow = {
+  org_id: string;
+  instance_id: string;
+  from_state: string | null;
+  to_state: string;
+  at: string;
+} & ReturnType<typeof reasonColumns>;
+
+/** The insert of instance_events rows by one actor, returning what the webhook fan-out reads. */
+function insertEvents(actor: Actor, events: EventRow[]): SQL {
+  return sql`
+    insert into instance_events (org_id, instance_id, from_state, to_state, reason, reason_code, reason_params,
+                                 actor_user_id, actor_kind, at)
+    select e.org_id, e.instance_id, e.from_state, e.to_state, e.reason, e.reason_code, e.reason_params,
+           ${actor.kind === "user" ? actor.userId : null}::uuid, ${eventActorKind(actor)}, e.at
+    from jsonb_to_recordset(${JSON.stringify(events)}::jsonb)
+      as e(org_id uuid, instance_id uuid, from_state instance_state, to_state instance_state, reason text,
+           reason_code text, reason_params jsonb, at timestamptz)
+    returning org_id, instance_id, from_state, to_state, reason, reason_code, reason_params, at`;
 }
 
 /** One transition; InvalidStateError when it is illegal or the instance changed state meanwhile. */
@@ -143,19 +154,25 @@ export async function applyTransition(
   }
 }
 
-/** The first event of an instance: it exists, in "requested". */
-export async function recordCreated(
+/**
+ * A launch accepted at once: its first two events (created in "requested", then requested → queued) in one
+ * insert, with the transition's webhook deliveries, for a row the caller inserted already in "queued". The
+ * transition table is still the judge: the same check applyTransitions makes.
+ */
+export async function recordLaunched(
   exec: Executor,
   ctx: Pick<Ctx, "actor" | "now">,
   instance: { id: string; orgId: string },
-  why: string | EventReason,
+  created: string | EventReason,
+  accepted: string | EventReason,
 ): Promise<void> {
-  const r = reasonColumns(why);
+  assertLegal({ id: instance.id, orgId: instance.orgId, from: "requested", to: "queued", reason: accepted });
+  const at = nowOf(ctx).toISOString();
+  const events = [
+    { from_state: null, to_state: "requested", ...reasonColumns(created) },
+    { from_state: "requested", to_state: "queued", ...reasonColumns(accepted) },
+  ].map((e) => ({ ...e, org_id: instance.orgId, instance_id: instance.id, at }));
   await exec.execute(sql`
-    insert into instance_events (org_id, instance_id, from_state, to_state, reason, reason_code, reason_params,
-                                 actor_user_id, actor_kind, at)
-    values (${instance.orgId}, ${instance.id}, null, 'requested', ${r.reason}, ${r.reason_code},
-            ${r.reason_params === null ? null : JSON.stringify(r.reason_params)}::jsonb,
-            ${ctx.actor.kind === "user" ? ctx.actor.userId : null}::uuid, ${eventActorKind(ctx.actor)},
-            ${nowOf(ctx)})`);
+    with written as (${insertEvents(ctx.actor, events)})
+    ${instanceTransitionFanOut(sql`(select * from written where from_state is not null)`)}`);
 }

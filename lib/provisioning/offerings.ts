@@ -1,7 +1,7 @@
 import "server-only";
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
-import type { MigProfile } from "@/lib/db/schema";
+import { FALLBACK_TDP_WATTS, type MigProfile } from "@/lib/db/schema";
 import { SLICES_PER_GPU } from "./states";
 
 export type PricingModelDb = "on_demand" | "spot" | "reserved_1m" | "reserved_1y";
@@ -21,7 +21,7 @@ export type Offering = {
   tdpWatts: number;
 };
 
-type Row = {
+export type OfferingRow = {
   id: string;
   gpu_model_id: string;
   gpu_count: number;
@@ -33,7 +33,7 @@ type Row = {
   mig_profiles: MigProfile[];
 };
 
-function toOffering(r: Row): Offering {
+function toOffering(r: OfferingRow): Offering {
   const profile = r.mig_profile ? r.mig_profiles.find((p) => p.name === r.mig_profile) : undefined;
   return {
     instanceTypeId: r.id,
@@ -44,26 +44,31 @@ function toOffering(r: Row): Offering {
     migProfile: r.mig_profile,
     slicesPerGpu: profile ? profile.slices : SLICES_PER_GPU,
     gpuMemoryGib: profile ? profile.memoryGib : r.memory_gib,
-    tdpWatts: r.tdp_watts ?? 300,
+    tdpWatts: r.tdp_watts ?? FALLBACK_TDP_WATTS,
   };
 }
 
-const SELECT = sql`
-  select t.id, t.gpu_model_id, t.gpu_count, t.mig_profile, m.name, m.vendor, m.memory_gib, m.tdp_watts,
-         m.mig_profiles
-  from instance_types t join gpu_models m on m.id = t.gpu_model_id`;
+/** The columns of an OfferingRow, from instance_types `t` joined with gpu_models `m`. */
+export const OFFERING_COLUMNS = sql`t.id, t.gpu_model_id, t.gpu_count, t.mig_profile, m.name, m.vendor,
+  m.memory_gib, m.tdp_watts, m.mig_profiles`;
+
+const SELECT = sql`select ${OFFERING_COLUMNS} from instance_types t join gpu_models m on m.id = t.gpu_model_id`;
 
 export async function loadOffering(exec: Executor, instanceTypeId: string): Promise<Offering | null> {
-  const res = await exec.execute<Row>(sql`${SELECT} where t.id = ${instanceTypeId}`);
-  const row = res.rows[0];
-  if (!row) return null;
+  const res = await exec.execute<OfferingRow>(sql`${SELECT} where t.id = ${instanceTypeId}`);
+  return offeringOf(res.rows[0]);
+}
+
+/** The offering of a row read with OFFERING_COLUMNS (null when absent or not offerable). */
+export function offeringOf(row: OfferingRow | undefined): Offering | null {
+  if (!row?.id) return null;
   // A MIG type whose profile the model does not list is a catalog error; treat it as not offered.
   if (row.mig_profile && !row.mig_profiles.some((p) => p.name === row.mig_profile)) return null;
   return toOffering(row);
 }
 
 export async function loadAllOfferings(exec: Executor): Promise<Offering[]> {
-  const res = await exec.execute<Row>(sql`${SELECT} order by t.id`);
+  const res = await exec.execute<OfferingRow>(sql`${SELECT} order by t.id`);
   return res.rows
     .filter((r) => !r.mig_profile || r.mig_profiles.some((p) => p.name === r.mig_profile))
     .map(toOffering);
@@ -77,13 +82,24 @@ export async function currentPrice(
   pricingModel: PricingModelDb,
   at: Date,
 ): Promise<string | null> {
-  const res = await exec.execute<{ usd_per_hour: string }>(sql`
-    select usd_per_hour from prices
+  const res = await exec.execute<{ usd_per_hour: string | null }>(
+    sql`select ${currentPriceSql(instanceTypeId, regionCode, pricingModel, at)} as usd_per_hour`,
+  );
+  return res.rows[0]?.usd_per_hour ?? null;
+}
+
+/** currentPrice as a scalar subquery, for a statement that resolves it with other facts (launch). */
+export function currentPriceSql(
+  instanceTypeId: string,
+  regionCode: string,
+  pricingModel: PricingModelDb,
+  at: Date,
+): SQL {
+  return sql`(select usd_per_hour from prices
     where instance_type_id = ${instanceTypeId} and region_code = ${regionCode}
       and pricing_model = ${pricingModel}
       and effective_from <= ${at} and (effective_to is null or effective_to > ${at})
-    order by effective_from desc limit 1`);
-  return res.rows[0]?.usd_per_hour ?? null;
+    order by effective_from desc limit 1)`;
 }
 
 /** Every price in force at `at` for the given regions, keyed "type|region|model". */

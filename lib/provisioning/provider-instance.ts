@@ -1,5 +1,6 @@
 import "server-only";
 import type { Executor } from "@/lib/db/client";
+import { FALLBACK_TDP_WATTS } from "@/lib/db/schema";
 import { loadAllOfferings, loadOffering, type Offering } from "./offerings";
 import type { ProviderInstance } from "./providers";
 import type { Instance } from "./types";
@@ -36,7 +37,7 @@ export function toProviderInstance(inst: InstanceFields, offering: Offering | un
     gpuCount: inst.gpuCount,
     slicesPerGpu: inst.slicesPerGpu,
     gpuMemoryGib: offering?.gpuMemoryGib ?? 0,
-    tdpWatts: offering?.tdpWatts ?? 300,
+    tdpWatts: offering?.tdpWatts ?? FALLBACK_TDP_WATTS,
     pricingModel: inst.pricingModel,
     imageId: inst.imageId,
     nodeId: inst.nodeId,

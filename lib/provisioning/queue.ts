@@ -72,16 +72,10 @@ async function queueAhead(exec: Executor, region: string, model: string, t: Targ
 /** Median wait (queued → placed) of the last 7 days for a region × GPU model, in seconds. */
 async function historyWait(exec: Executor, region: string, model: string, now: Date) {
   const res = await exec.execute<{ p50: number | null; n: number }>(sql`
-    select percentile_cont(0.5) within group (order by extract(epoch from e.at - q.at)) as p50, count(*)::int as n
-    from instance_events e
-    join instances i on i.id = e.instance_id
-    cross join lateral (
-      select max(q.at) as at from instance_events q
-      where q.instance_id = e.instance_id and q.to_state = 'queued' and q.at <= e.at
-    ) q
-    where e.from_state = 'queued' and e.to_state = 'provisioning' and q.at is not null
-      and i.region_code = ${region} and i.gpu_model_id = ${model}
-      and e.at > ${new Date(now.getTime() - HISTORY_DAYS * 86_400_000)} and e.at <= ${now}`);
+    select percentile_cont(0.5) within group (order by w.wait_seconds) as p50, count(*)::int as n
+    from queue_waits w
+    where w.region_code = ${region} and w.gpu_model_id = ${model}
+      and w.ended_at > ${new Date(now.getTime() - HISTORY_DAYS * 86_400_000)} and w.ended_at <= ${now}`);
   const row = res.rows[0];
   return { p50: row?.p50 === null || row?.p50 === undefined ? null : Number(row.p50), n: row?.n ?? 0 };
 }

@@ -1,11 +1,11 @@
 import "server-only";
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { ForbiddenError, QuotaExceededError } from "@/lib/core";
 import type { Executor, Tx } from "@/lib/db/client";
 import { poolOf } from "./gate";
-import { cohortOf, effectiveLevels } from "./levels";
+import { cohortOf, effectiveLevels, levelsJoin } from "./levels";
 import { HELD_STATES } from "./state";
-import { gpusOfSlices } from "./units";
+import { gpusOfSlices, SLICES_PER_GPU } from "./units";
 
 /**
  * States that count toward an organization's admitted footprint: all that hold GPUs or wait for them. A
@@ -82,17 +82,75 @@ export async function quotaStanding(exec: Executor, k: QuotaKey): Promise<QuotaS
   };
 }
 
-export async function assertNotSuspended(exec: Executor, orgId: string): Promise<void> {
-  const res = await exec.execute<{ reason: string }>(
-    sql`select reason from org_suspensions where org_id = ${orgId}`,
+/**
+ * The organization's suspension reason (null when not suspended) as a scalar subquery, for a caller that
+ * resolves several facts in one statement (launch); refuseIfSuspended turns what it read into the refusal.
+ */
+export function suspensionReasonSql(orgId: string): SQL {
+  return sql`(select reason from org_suspensions where org_id = ${orgId})`;
+}
+
+export function refuseIfSuspended(reason: string | null | undefined): void {
+  if (reason == null) return;
+  throw new ForbiddenError(
+    `Your organization is suspended by the platform operator (${reason}); new work cannot start.`,
+    { reason: "org_suspended", suspensionReason: reason },
   );
-  const row = res.rows[0];
-  if (row) {
-    throw new ForbiddenError(
-      `Your organization is suspended by the platform operator (${row.reason}); new work cannot start.`,
-      { reason: "org_suspended", suspensionReason: row.reason },
-    );
-  }
+}
+
+export async function assertNotSuspended(exec: Executor, orgId: string): Promise<void> {
+  const res = await exec.execute<{ reason: string | null }>(
+    sql`select ${suspensionReasonSql(orgId)} as reason`,
+  );
+  refuseIfSuspended(res.rows[0]?.reason);
+}
+
+type AdmissionStanding = {
+  nominal: number;
+  borrowingLimit: number;
+  footprint: number;
+  /** The project's share and what its instances already hold or wait for, slices (null: no share set). */
+  share: number | null;
+  shareUsed: number;
+};
+
+/**
+ * What admission needs, in one statement (it runs inside the serialized section, so every round trip counts):
+ * the organization's levels (its row, else the most specific default, else the built-in), whether it is in a
+ * cohort (borrowing exists only there), its footprint, and the project's share with its use.
+ */
+async function admissionStanding(tx: Tx, k: QuotaKey & { projectId: string }): Promise<AdmissionStanding> {
+  const res = await tx.execute<{
+    nominal: number;
+    borrowing: number;
+    in_cohort: boolean;
+    footprint: number;
+    share: number | null;
+    share_used: number;
+  }>(sql`
+    select l.nominal, l.borrowing,
+      exists (select 1 from cohort_members c where c.org_id = o.id) as in_cohort,
+      (select coalesce(sum(i.gpu_count * i.slices_per_gpu), 0) from instances i
+        where i.org_id = o.id and i.gpu_model_id = m.model and i.region_code = ${k.regionCode}
+          and i.state in ${FOOTPRINT})::int as footprint,
+      p.share_gpus * ${SLICES_PER_GPU} as share,
+      coalesce((select sum(i.gpu_count * i.slices_per_gpu) from instances i
+        where i.project_id = p.project_id and i.gpu_model_id = p.gpu_model_id and i.region_code = p.region_code
+          and i.state in ${FOOTPRINT}), 0)::int as share_used
+    from (select ${k.orgId}::uuid as id) o
+    cross join (select ${k.gpuModelId}::text as model) m
+    ${levelsJoin(k.regionCode)}
+    left join project_quotas p on p.project_id = ${k.projectId} and p.gpu_model_id = m.model
+      and p.region_code = ${k.regionCode}`);
+  const r = res.rows[0];
+  if (!r) throw new Error("no quota level resolved");
+  return {
+    nominal: Number(r.nominal) * SLICES_PER_GPU,
+    borrowingLimit: r.in_cohort ? Number(r.borrowing) * SLICES_PER_GPU : 0,
+    footprint: Number(r.footprint),
+    share: r.share === null ? null : Number(r.share),
+    shareUsed: Number(r.share_used),
+  };
 }
 
 /**
@@ -104,7 +162,7 @@ export async function assertQuotaAdmits(
   tx: Tx,
   input: QuotaKey & { projectId: string; gpuModelName: string; slices: number; alreadyCounted?: boolean },
 ): Promise<{ guaranteed: number; borrowed: number }> {
-  const s = await quotaStanding(tx, input);
+  const s = await admissionStanding(tx, input);
   const own = input.alreadyCounted ? input.slices : 0;
   const others = s.footprint - own;
   const limit = s.nominal + s.borrowingLimit;
@@ -130,15 +188,7 @@ export async function assertQuotaAdmits(
       },
     );
   }
-  const share = await tx.execute<{ share: number; used: number }>(sql`
-    select p.share_gpus * 7 as share,
-      coalesce((select sum(i.gpu_count * i.slices_per_gpu) from instances i
-        where i.project_id = p.project_id and i.gpu_model_id = p.gpu_model_id and i.region_code = p.region_code
-          and i.state in ${FOOTPRINT}), 0)::int as used
-    from project_quotas p
-    where p.project_id = ${input.projectId} and p.gpu_model_id = ${input.gpuModelId}
-      and p.region_code = ${input.regionCode}`);
-  const ps = share.rows[0];
+  const ps = s.share === null ? null : { share: s.share, used: s.shareUsed };
   if (ps) {
     const used = Number(ps.used) - own;
     if (used + input.slices > Number(ps.share)) {

@@ -21,6 +21,8 @@ export {
   type QuotaKey,
   type QuotaStanding,
   quotaStanding,
+  refuseIfSuspended,
+  suspensionReasonSql,
 } from "./admission";
 export {
   type GateHolder,

@@ -1,5 +1,5 @@
 import "server-only";
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import type { GateLevel, GateOrg } from "./gate";
 import { SLICES_PER_GPU } from "./units";
@@ -18,6 +18,27 @@ export type EffectiveLevel = GateLevel & { source: LevelSource };
 const uuids = (ids: readonly string[]) => sql`${`{${ids.join(",")}}`}::uuid[]`;
 const texts = (v: readonly string[]) =>
   sql`${`{${v.map((x) => `"${x.replace(/["\\]/g, "\\$&")}"`).join(",")}}`}::text[]`;
+
+/**
+ * The levels (in GPUs) of `o.id` × `m.model` in one region as lateral `l` (nominal, borrowing, lending,
+ * source): the organization's row, else the most specific operator default ('*' matches any model or region),
+ * else the built-in default. Shared by effectiveLevels and launch's one-statement admission read.
+ */
+export function levelsJoin(regionCode: string): SQL {
+  return sql`
+    left join quotas q on q.org_id = o.id and q.gpu_model_id = m.model and q.region_code = ${regionCode}
+    left join lateral (
+      select * from quota_defaults d
+      where d.gpu_model_id in (m.model, '*') and d.region_code in (${regionCode}, '*')
+      order by (d.gpu_model_id = '*'), (d.region_code = '*') limit 1
+    ) d on true
+    cross join lateral (select
+      coalesce(q.max_gpus, d.nominal_gpus, ${DEFAULT_QUOTA_GPUS}) as nominal,
+      coalesce(q.borrowing_limit_gpus, d.borrowing_limit_gpus, 0) as borrowing,
+      case when q.org_id is not null then q.lending_limit_gpus else d.lending_limit_gpus end as lending,
+      case when q.org_id is not null then 'organization' when d.nominal_gpus is not null then 'default'
+           else 'builtin' end as source) l`;
+}
 
 /**
  * Levels (in slices) for each organization × GPU model in one region: the organization's row, else the most
@@ -39,20 +60,10 @@ export async function effectiveLevels(
     lending: number | null;
     source: LevelSource;
   }>(sql`
-    select o.id as org_id, m.model,
-      coalesce(q.max_gpus, d.nominal_gpus, ${DEFAULT_QUOTA_GPUS}) as nominal,
-      coalesce(q.borrowing_limit_gpus, d.borrowing_limit_gpus, 0) as borrowing,
-      case when q.org_id is not null then q.lending_limit_gpus else d.lending_limit_gpus end as lending,
-      case when q.org_id is not null then 'organization' when d.nominal_gpus is not null then 'default'
-           else 'builtin' end as source
+    select o.id as org_id, m.model, l.nominal, l.borrowing, l.lending, l.source
     from unnest(${uuids(orgIds)}) as o(id)
     cross join unnest(${texts(modelIds)}) as m(model)
-    left join quotas q on q.org_id = o.id and q.gpu_model_id = m.model and q.region_code = ${regionCode}
-    left join lateral (
-      select * from quota_defaults d
-      where d.gpu_model_id in (m.model, '*') and d.region_code in (${regionCode}, '*')
-      order by (d.gpu_model_id = '*'), (d.region_code = '*') limit 1
-    ) d on true`);
+    ${levelsJoin(regionCode)}`);
   for (const r of res.rows) {
     out.set(`${r.org_id}/${r.model}`, {
       nominal: Number(r.nominal) * SLICES_PER_GPU,

@@ -1,13 +1,8 @@
 import "server-only";
 import { type SQL, sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
+import { FALLBACK_TDP_WATTS } from "@/lib/db/schema";
 import type { ProviderInstance } from "@/lib/provisioning";
-
-/**
- * Boards whose power limit the market snapshot leaves blank (B200, A10) get the same fallback as the offering
- * read model in lib/provisioning, so the power chart and the provider agree on the envelope.
- */
-export const FALLBACK_TDP_WATTS = 300;
 
 type Row = {
   id: string;

@@ -39,26 +39,19 @@ export type QueueWaitSeries = {
 };
 
 /**
- * Waits are read from the lifecycle events: each queued → provisioning pair is one wait (the event before a
- * "provisioning" event of the same instance must be its "queued" one). Found through the (instance, at) index.
+ * Waits that ended in (from, to], as the transitions stored them (queue_waits: one row per queued →
+ * provisioning, with region and GPU model), under alias "i" so filterOf applies. An index-only range scan.
  */
 export function waitsCte(from: Date, to: Date, filter: SQL): SQL {
   return sql`
     waits as (
-      select e.at as ended_at, extract(epoch from e.at - prev.at)::float8 as wait_s, i.region_code, i.gpu_model_id
-      from instance_events e
-      join instances i on i.id = e.instance_id
-      cross join lateral (
-        select p.at, p.to_state from instance_events p
-        where p.instance_id = e.instance_id and (p.at, p.id) < (e.at, e.id)
-        order by p.at desc, p.id desc limit 1
-      ) prev
-      where e.to_state = 'provisioning' and prev.to_state = 'queued'
-        and e.at > ${from} and e.at <= ${to} and ${filter}
+      select i.ended_at, i.wait_seconds as wait_s, i.region_code, i.gpu_model_id
+      from queue_waits i
+      where i.ended_at > ${from} and i.ended_at <= ${to} and ${filter}
     )`;
 }
 
-/** Region / GPU model filter on a table alias: "i" (instances, as in waitsCte) or "n" (nodes). */
+/** Region / GPU model filter on a table alias: "i" (instances, or queue_waits as in waitsCte) or "n" (nodes). */
 export function filterOf(q: { regionCode?: string; gpuModelId?: string }, alias: "i" | "n" = "i"): SQL {
   const parts: SQL[] = [sql`true`];
   const a = sql.raw(alias);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import "zod-openapi";
 import { ORG_ROLES } from "@/lib/access";
-import { CATALOG_SORTS, GPU_COUNT_OPTIONS } from "@/lib/catalog";
+import { CATALOG_SORTS, FALLBACK_TDP_WATTS, GPU_COUNT_OPTIONS } from "@/lib/catalog";
 import { isoTimeSchema, pricingModelSchema } from "@/lib/provisioning";
 
 export { instanceDetailSchema, instanceListSchema, launchPreviewSchema } from "@/lib/provisioning";
@@ -96,9 +96,9 @@ const offeringSchema = z
     energyKwh: z.number().meta({
       description: "Estimated facility energy per hour at the GPUs' power limit (TDP × GPU share × PUE), kWh",
     }),
-    energyEstimatedTdp: z
-      .boolean()
-      .meta({ description: "True when the model publishes no TDP and a 300 W limit was assumed" }),
+    energyEstimatedTdp: z.boolean().meta({
+      description: `True when the model publishes no TDP and a ${FALLBACK_TDP_WATTS} W limit was assumed`,
+    }),
     co2eGrams: z
       .number()
       .meta({ description: "Estimated g CO₂e per hour: energy × the region's grid intensity" }),

@@ -39,6 +39,12 @@ export type MigProfile = {
   memoryGib: number;
 };
 
+/**
+ * Power limit assumed for boards whose TDP the market snapshot leaves blank (B200, A10). The one value the
+ * catalog's energy figures, the provider's power envelope and the telemetry charts all use, so they agree.
+ */
+export const FALLBACK_TDP_WATTS = 300;
+
 export const gpuModels = pgTable("gpu_models", {
   /** e.g. "h100" */
   id: text("id").primaryKey(),

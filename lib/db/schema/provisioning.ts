@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import {
   bigint,
   boolean,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -186,6 +187,32 @@ export const instanceEvents = pgTable(
     index("instance_events_instance_idx").on(t.instanceId, t.at),
     index("instance_events_org_idx").on(t.orgId),
     index("instance_events_unseen_idx").on(t.id).where(sql`not metering_seen`),
+  ],
+);
+
+/**
+ * One row per wait that ended (an instance went queued → provisioning), with the instance's region and GPU
+ * model. Written by a trigger on instance_events (migration 0016) as the event is inserted, so every writer of
+ * events agrees; the queue-time chart, the catalog's expected wait and queue insight read a range of these
+ * instead of pairing each provisioning event with the one before it on every request.
+ */
+export const queueWaits = pgTable(
+  "queue_waits",
+  {
+    eventId: bigint("event_id", { mode: "number" }).primaryKey(),
+    instanceId: uuid("instance_id")
+      .notNull()
+      .references(() => instances.id, { onDelete: "cascade" }),
+    orgId: uuid("org_id").notNull(),
+    regionCode: text("region_code").notNull(),
+    gpuModelId: text("gpu_model_id").notNull(),
+    endedAt: timestamp("ended_at", { withTimezone: true }).notNull(),
+    waitSeconds: doublePrecision("wait_seconds").notNull(),
+  },
+  (t) => [
+    // Both carry the wait so a 7-day read is an index-only range scan, fleet-wide or for one pair.
+    index("queue_waits_ended_idx").on(t.endedAt, t.regionCode, t.gpuModelId, t.waitSeconds),
+    index("queue_waits_pair_idx").on(t.regionCode, t.gpuModelId, t.endedAt, t.waitSeconds),
   ],
 );
 

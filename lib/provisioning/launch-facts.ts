@@ -1,0 +1,107 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import { hasPoliciesSql } from "@/lib/autoshutdown";
+import { launchCapExistsSql } from "@/lib/budgets";
+import type { Tx } from "@/lib/db/client";
+import { suspensionReasonSql } from "@/lib/quotas";
+import {
+  currentPriceSql,
+  OFFERING_COLUMNS,
+  type Offering,
+  type OfferingRow,
+  offeringOf,
+  type PricingModelDb,
+} from "./offerings";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Everything launch checks before it writes, as read by one statement (null = not there). */
+export type LaunchFacts = {
+  suspensionReason: string | null;
+  projectId: string | null;
+  region: { code: string; active: boolean; jurisdiction: string } | null;
+  offering: Offering | null;
+  image: { name: string; active: boolean; kinds: string[]; accelerator: string } | null;
+  /** The price in force for the asked pricing model (not read for reserved: the term decides it). */
+  price: string | null;
+  /** The organization has auto-shutdown policies (none: the built-in one applies, nothing more to read). */
+  hasPolicies: boolean;
+  /** A budget that may block launches covers the project (then its spend is computed). */
+  budgetCapped: boolean;
+};
+
+type FactsRow = OfferingRow & {
+  suspension_reason: string | null;
+  project_id: string | null;
+  region_code: string | null;
+  region_active: boolean | null;
+  jurisdiction: string | null;
+  image_name: string | null;
+  image_active: boolean | null;
+  image_kinds: string[] | null;
+  image_accelerator: string | null;
+  price: string | null;
+  has_policies: boolean;
+  budget_capped: boolean;
+};
+
+/**
+ * The project (by id or slug, in this organization), region, offering, image, current price, suspension,
+ * policy and budget-cap facts of a launch in one round trip: launch used to read them one statement each,
+ * and round trips were most of its cost.
+ */
+export async function readLaunchFacts(
+  tx: Tx,
+  q: {
+    orgId: string;
+    project: string;
+    regionCode: string;
+    instanceTypeId: string;
+    imageId: string;
+    pricingModel: PricingModelDb | null;
+    now: Date;
+  },
+): Promise<LaunchFacts> {
+  const projectMatch = UUID.test(q.project) ? sql`p.id = ${q.project}::uuid` : sql`p.slug = ${q.project}`;
+  const price = q.pricingModel
+    ? currentPriceSql(q.instanceTypeId, q.regionCode, q.pricingModel, q.now)
+    : sql`null::numeric`;
+  const res = await tx.execute<FactsRow>(sql`
+    select ${suspensionReasonSql(q.orgId)} as suspension_reason,
+      p.id as project_id,
+      r.code as region_code, r.active as region_active, r.jurisdiction,
+      ${OFFERING_COLUMNS},
+      img.name as image_name, img.active as image_active, img.kinds as image_kinds,
+      img.accelerator as image_accelerator,
+      ${price}::text as price,
+      ${hasPoliciesSql(q.orgId)} as has_policies,
+      ${launchCapExistsSql(q.orgId, sql`p.id`)} as budget_capped
+    from (select 1) as one
+    left join projects p on p.org_id = ${q.orgId} and ${projectMatch}
+    left join regions r on r.code = ${q.regionCode}
+    left join (instance_types t join gpu_models m on m.id = t.gpu_model_id) on t.id = ${q.instanceTypeId}
+    left join images img on img.id = ${q.imageId}`);
+  const f = res.rows[0];
+  if (!f) throw new Error("launch facts returned no row");
+  return {
+    suspensionReason: f.suspension_reason,
+    projectId: f.project_id,
+    region:
+      f.region_code === null
+        ? null
+        : { code: f.region_code, active: Boolean(f.region_active), jurisdiction: f.jurisdiction ?? "" },
+    offering: offeringOf(f),
+    image:
+      f.image_name === null
+        ? null
+        : {
+            name: f.image_name,
+            active: Boolean(f.image_active),
+            kinds: f.image_kinds ?? [],
+            accelerator: f.image_accelerator ?? "",
+          },
+    price: f.price,
+    hasPolicies: f.has_policies,
+    budgetCapped: f.budget_capped,
+  };
+}
