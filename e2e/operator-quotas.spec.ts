@@ -101,6 +101,16 @@ test("a quota refusal leads to a request, a partial approval by email, and the l
   const owner = await signUpFresh(page, "quota");
   const op = await operatorPage(browser);
   try {
+    // A blank nominal is refused at its field: it is not taken as 0.
+    await op.page.goto("/admin/quotas");
+    const blank = op.page.getByRole("form", { name: "Set an organization's quota" });
+    await blank.getByLabel("Organization").selectOption({ label: owner.orgName });
+    await blank.getByLabel("GPU model").selectOption("a10");
+    await blank.getByLabel("Region").selectOption("eu-fi-hel1");
+    await blank.getByRole("button", { name: "Save quota" }).click();
+    await expect(blank.getByLabel("Nominal GPUs")).toHaveAccessibleDescription(
+      /Enter a whole number of GPUs/,
+    );
     await setQuota(op.page, owner, "a10", "eu-fi-hel1", { nominal: "0" });
 
     await page.goto(launchUrl(owner.orgSlug, "a10.1x", "eu-fi-hel1"));
@@ -311,6 +321,18 @@ test("the operator adds a node and drains it; the instance on it gets the notice
     expect(csv.filter(Boolean).every((l, i) => i === 0 || l.includes(",node.drained,"))).toBe(true);
     const added = await auditRows(op.page, { action: "node.added" });
     expect(added.some((r) => r.includes(nodeName) && r.includes(OPERATOR))).toBe(true);
+
+    // The same name again is told at the name field.
+    await op.page.goto("/admin/fleet/nodes/new");
+    const again = op.page.getByRole("form", { name: "Add a node" });
+    await again.getByLabel("Name").fill(nodeName);
+    await again.getByLabel("Region").selectOption("eu-de-fra1");
+    await again.getByLabel("GPU model").selectOption("h200");
+    await again.getByLabel("GPUs", { exact: true }).fill("1");
+    await again.getByRole("button", { name: "Add a node" }).click();
+    await expect(again.getByLabel("Name")).toHaveAccessibleDescription(
+      /A node with this name already exists/,
+    );
   } finally {
     await Promise.all([op.close(), owner.close()]);
   }

@@ -496,15 +496,6 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description The resource is in a state that does not allow this, or an Idempotency-Key was reused for another request */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
                 /** @description The body is larger than 64 KiB */
                 413: {
                     headers: {

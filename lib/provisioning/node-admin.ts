@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { requireOperator } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
-import { ConflictError, type Ctx, fieldMessages, nowOf, parseInput, ValidationError } from "@/lib/core";
+import { type Ctx, fieldMessages, nowOf, parseInput, ValidationError } from "@/lib/core";
 import { withTx } from "@/lib/db/client";
 import { gpuModels, nodeGpus, nodes, regions } from "@/lib/db/schema";
 import { getProvider } from "./providers";
@@ -14,6 +14,7 @@ import { getProvider } from "./providers";
  */
 export const NODE_FIELD_MESSAGES = fieldMessages("NodeFieldErrors", {
   nameInvalid: "Use 3 to 63 lowercase letters, digits and dashes",
+  nameTaken: "A node with this name already exists: choose another name",
   regionRequired: "Choose a region",
   regionUnknown: "There is no such region",
   regionEngine: "This region's nodes are discovered from its cluster: add them there",
@@ -69,7 +70,7 @@ export type AddedNode = {
 /**
  * Operator: add a node to a region Forja places in (the simulated fleet). A region attached to a cluster
  * engine (Slurm, Kubernetes) discovers its nodes from the cluster, so adding one here is refused. The node,
- * its GPUs and the audit row commit together; a taken name is a Conflict and writes nothing.
+ * its GPUs and the audit row commit together; a taken name is a field error (as a cohort's) and writes nothing.
  */
 export async function addNode(ctx: Ctx, raw: unknown): Promise<AddedNode> {
   requireOperator(ctx);
@@ -96,9 +97,7 @@ export async function addNode(ctx: Ctx, raw: unknown): Promise<AddedNode> {
       })
       .onConflictDoNothing()
       .returning({ id: nodes.id });
-    if (!node) {
-      throw new ConflictError("A node with this name already exists", { reason: "node_name_taken" });
-    }
+    if (!node) throw ValidationError.field("name", M.nameTaken);
     await tx.insert(nodeGpus).values(
       Array.from({ length: input.gpuCount }, (_, gpuIndex) => ({
         nodeId: node.id,

@@ -48,7 +48,8 @@ export async function setOrgQuota(ctx: Ctx, raw: unknown) {
   const input = parseInput(setOrgQuotaSchema, raw);
   return withTx(ctx.tx, async (tx) => {
     const [org] = await tx.select().from(organizations).where(eq(organizations.id, input.orgId));
-    if (!org) throw new NotFoundError("Organization");
+    // The organization is a choice in the form (and a field of the API's body): a stale one is a field error.
+    if (!org) throw ValidationError.field("orgId", QUOTA_FIELD_MESSAGES.organizationUnknown);
     const k = { orgId: org.id, gpuModelId: input.gpuModelId, regionCode: input.regionCode };
     await assertModelRegion(tx, k.gpuModelId, k.regionCode);
     await lockQuota(tx, k);
@@ -182,9 +183,12 @@ export async function setCohortMember(ctx: Ctx, raw: unknown) {
   const input = parseInput(cohortMemberSchema, raw);
   return withTx(ctx.tx, async (tx) => {
     const [cohort] = await tx.select().from(cohorts).where(eq(cohorts.id, input.cohortId));
-    if (!cohort) throw new NotFoundError("Cohort");
     const [org] = await tx.select().from(organizations).where(eq(organizations.id, input.orgId));
-    if (!org) throw new NotFoundError("Organization");
+    // Both are choices of the form: say which one is gone, at its field, both at once.
+    const errors: Record<string, string[]> = {};
+    if (!cohort) errors.cohortId = [QUOTA_FIELD_MESSAGES.cohortUnknown];
+    if (!org) errors.orgId = [QUOTA_FIELD_MESSAGES.organizationUnknown];
+    if (!cohort || !org) throw new ValidationError(errors);
     const [prior] = await tx.select().from(cohortMembers).where(eq(cohortMembers.orgId, org.id));
     await tx
       .insert(cohortMembers)

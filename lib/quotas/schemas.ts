@@ -12,14 +12,17 @@ export const QUOTA_FIELD_MESSAGES = fieldMessages("QuotaFieldErrors", {
   modelRequired: "Choose a GPU model",
   regionRequired: "Choose a region",
   organizationRequired: "Choose an organization",
+  organizationUnknown: "There is no such organization",
   cohortNameRequired: "Enter a cohort name (2 to 60 characters)",
   cohortNameTaken: "A cohort with this name already exists",
   cohortRequired: "Choose a cohort",
+  cohortUnknown: "There is no such cohort",
   weightInvalid: "Enter a weight between 0.1 and 100",
   reasonRequired: "Say why (3 to 1000 characters)",
   untilInPast: "Choose a date in the future, or leave it empty for a permanent raise",
   grantedInvalid: "Grant between 1 GPU and the amount asked for",
   messageTooLong: "At most 1000 characters",
+  descriptionTooLong: "At most 500 characters",
   shareAboveNominal: "Project shares together cannot exceed the organization's nominal quota",
   projectRequired: "Choose a project",
   requestedInvalid: "Enter the total number of GPUs you need, 1 or more",
@@ -33,6 +36,11 @@ const gpus = z.coerce
   .int({ error: M.gpusWhole })
   .min(0, { error: M.gpusWhole })
   .max(100_000, { error: M.gpusTooMany });
+/** A level the operator must give: a blank field (or null) is not silently 0. */
+const requiredGpus = z.preprocess(
+  (v) => (v === null || (typeof v === "string" && v.trim() === "") ? undefined : v),
+  gpus,
+) as z.ZodType<number>;
 const optionalGpus = z.preprocess(
   (v) => (v === "" || v === undefined ? null : v),
   gpus.nullable(),
@@ -42,8 +50,8 @@ const region = z.string({ error: M.regionRequired }).trim().min(1, { error: M.re
 
 export const quotaLevelsSchema = z
   .object({
-    nominalGpus: gpus,
-    borrowingLimitGpus: gpus,
+    nominalGpus: requiredGpus,
+    borrowingLimitGpus: requiredGpus,
     /** Empty = all unused nominal may be lent. */
     lendingLimitGpus: optionalGpus,
   })
@@ -71,7 +79,7 @@ export const cohortSchema = z.object({
   name: z.string({ error: M.cohortNameRequired }).trim().min(2, { error: M.cohortNameRequired }).max(60, {
     error: M.cohortNameRequired,
   }),
-  description: z.string().trim().max(500, { error: M.messageTooLong }).default(""),
+  description: z.string().trim().max(500, { error: M.descriptionTooLong }).default(""),
 });
 
 export const cohortMemberSchema = z.object({

@@ -51,7 +51,11 @@ describe("fleet API (operators)", () => {
     const added = await postJson(addNode, "/admin/nodes", {}, { ...node, migGpus: 1 }, { headers: console_ });
     expect(added.status).toBe(201);
     const { id } = (await added.json()) as { id: string };
-    await expectProblem(await postJson(addNode, "/admin/nodes", {}, node, { headers: console_ }), 409);
+    const taken = await expectProblem(
+      await postJson(addNode, "/admin/nodes", {}, node, { headers: console_ }),
+      422,
+    );
+    expect(taken.errors).toEqual({ name: ["A node with this name already exists: choose another name"] });
     expect(await nodesIn(fleet.region)).toBe(1);
 
     const listed = await call(listNodes, `/admin/nodes?region=${fleet.region}`, {}, { headers: console_ });
