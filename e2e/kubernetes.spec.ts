@@ -1,15 +1,41 @@
 import fs from "node:fs";
-import { type Browser, expect, test } from "@playwright/test";
+import { type Browser, expect, type Page, test } from "@playwright/test";
 import { KUBERNETES_REGION } from "./support/engines";
 import { as, expectAccessible } from "./support/fixtures";
-import { connectionToken, stateOf, terminateOnPage } from "./support/instance-page";
+import { connectionToken, stateOf, stopOnPage, terminateOnPage } from "./support/instance-page";
 
 /**
  * A region served by Kubernetes: the API server stand-in of the tests (started by the global setup; every object
- * Forja sends is validated against the Kubernetes schemas, and a small scheduler/kubelet runs the pods). The
- * cluster places the notebook's pod; admins review the manifests Forja applied, with the token redacted.
+ * Forja sends is validated against the Kubernetes schemas, a small scheduler/kubelet runs the pods, and a DCGM
+ * exporter stand-in reports their GPUs). The cluster places the pods; their logs come from the pod log API and
+ * their GPU readings from the exporter; admins review the manifests Forja applied, with the token redacted.
  */
 const LIVE = { timeout: 90_000 };
+
+function openLaunchForm(page: Page, instanceType: string) {
+  return page.goto(
+    `/acme-ai/instances/new?${new URLSearchParams({ instanceType, region: KUBERNETES_REGION, pricing: "on_demand" })}`,
+  );
+}
+
+/**
+ * The instance page's GPU readings (the first metrics pass is 10 s): one GPU shows as itself; several show as
+ * their average first, and "Per GPU" shows a row for each, every one with a utilization in percent.
+ */
+async function expectGpuReadings(page: Page, gpus: number) {
+  const util = page.getByRole("region", { name: "GPU utilization", exact: true });
+  const percent = /\d+(\.\d+)? %/;
+  if (gpus > 1) {
+    await expect(util.getByRole("row", { name: new RegExp(`^Average of ${gpus} GPUs`) })).toContainText(
+      percent,
+      LIVE,
+    );
+    await page.getByRole("region", { name: "GPU metrics" }).getByRole("link", { name: "Per GPU" }).click();
+    await expect(page).toHaveURL(/gpus=each/);
+  }
+  for (let i = 0; i < gpus; i++)
+    await expect(util.getByRole("row", { name: new RegExp(`GPU ${i}\\b`) })).toContainText(percent, LIVE);
+}
 
 async function pageAs(browser: Browser, role: Parameters<typeof as>[0]) {
   const context = await browser.newContext(as(role));
@@ -19,14 +45,12 @@ async function pageAs(browser: Browser, role: Parameters<typeof as>[0]) {
 test.describe("a notebook on the Kubernetes-backed region, as an admin", () => {
   test.use(as("admin"));
 
-  test("launch it as a pod, see it run, review and download its manifests (token redacted), terminate it", async ({
+  test("launch it as a pod, see it run with its logs and GPU readings, review and download its manifests (token redacted), stop it", async ({
     page,
     browser,
   }) => {
     test.setTimeout(240_000);
-    await page.goto(
-      `/acme-ai/instances/new?${new URLSearchParams({ instanceType: "h100.1x", region: KUBERNETES_REGION, pricing: "on_demand" })}`,
-    );
+    await openLaunchForm(page, "h100.1x");
     await expect(page.getByLabel("Region")).toHaveValue(KUBERNETES_REGION);
     const name = `k8s-${Date.now().toString(36)}`;
     await page.getByLabel("Name", { exact: true }).fill(name);
@@ -40,6 +64,10 @@ test.describe("a notebook on the Kubernetes-backed region, as an admin", () => {
     await expect(connection.getByRole("button", { name: "Copy Token" })).toBeVisible();
     const token = await connectionToken(page);
     expect(token.length).toBeGreaterThan(16);
+
+    // Its logs from the pod log API (the kubelet's start line), its GPU from the DCGM exporter.
+    await expect(page.getByRole("log", { name: "Logs" })).toContainText(/started \S+ on gpu-ams-\d/, LIVE);
+    await expectGpuReadings(page, 1);
 
     const manifests = page.getByRole("region", { name: "Kubernetes manifests" });
     const yaml = manifests.getByLabel("Manifests (YAML)");
@@ -72,6 +100,42 @@ test.describe("a notebook on the Kubernetes-backed region, as an admin", () => {
     expect(refused.headers()["content-type"]).toBe("application/problem+json");
     await member.close();
 
+    // Stop deletes the pod (the disk is kept); the cluster's confirmation moves it to stopped.
+    await stopOnPage(page, name, LIVE.timeout);
+    await terminateOnPage(page, name, LIVE.timeout);
+  });
+});
+
+test.describe("a container on the Kubernetes-backed region, as a member", () => {
+  test.use(as("member"));
+
+  test("launch it as a pod on two GPUs, read its command's output and both GPUs' readings, stop it", async ({
+    page,
+  }) => {
+    test.setTimeout(240_000);
+    await openLaunchForm(page, "h100.2x");
+    await expect(page.getByLabel("Region")).toHaveValue(KUBERNETES_REGION);
+    const name = `k8c-${Date.now().toString(36)}`;
+    await page.getByLabel("Name", { exact: true }).fill(name);
+    await page
+      .getByRole("group", { name: "Kind" })
+      .getByRole("radio", { name: /^Container/ })
+      .check();
+    await page
+      .getByLabel("Command", { exact: true })
+      .fill("echo 'epoch 1 loss=0.93' && echo 'epoch 2 loss=0.71'; sleep 3600");
+    await page.getByRole("button", { name: "Launch", exact: true }).click();
+    await expect(page).toHaveURL(/\/acme-ai\/instances\/[0-9a-f-]{36}$/, LIVE);
+    await expect(stateOf(page)).toHaveAccessibleName("State: Running", LIVE);
+    await expect(page.getByText(/Placed by the cluster on \S*gpu-ams-\d/)).toBeVisible();
+
+    const logs = page.getByRole("log", { name: "Logs" });
+    await expect(logs).toContainText("epoch 2 loss=0.71", LIVE);
+    await expect(logs).toContainText("epoch 1 loss=0.93");
+    await expectGpuReadings(page, 2);
+    await expectAccessible(page);
+
+    await stopOnPage(page, name, LIVE.timeout);
     await terminateOnPage(page, name, LIVE.timeout);
   });
 });

@@ -2,7 +2,14 @@ import { spawnSync } from "node:child_process";
 import { expect, type Page, test } from "@playwright/test";
 import { SLURM_REGION } from "./support/engines";
 import { as, expectAccessible } from "./support/fixtures";
-import { connectionToken, e2eState, sql, stateOf, terminateOnPage } from "./support/instance-page";
+import {
+  connectionToken,
+  e2eState,
+  sql,
+  stateOf,
+  stopOnPage,
+  terminateOnPage,
+} from "./support/instance-page";
 
 /**
  * A region served by a real Slurm cluster (started by the global setup, test/slurm/cluster.ts): the notebook is a
@@ -111,12 +118,7 @@ test.describe("a notebook on the Slurm-backed region, as a member", () => {
     // Its logs: the Jupyter server's own output, from the job's stderr.
     await expect(page.getByRole("log", { name: "Logs" })).toContainText(/NotebookApp/, LIVE);
 
-    await page.getByRole("button", { name: "Stop" }).click();
-    await page
-      .getByRole("dialog", { name: new RegExp(`^Stop ${name}`) })
-      .getByRole("button", { name: "Stop instance" })
-      .click();
-    await expect(stateOf(page)).toHaveAccessibleName("State: Stopped", LIVE);
+    await stopOnPage(page, name, LIVE.timeout);
     // Stop is scancel: the cluster saw the job cancelled.
     expect(slurmJobState(jobId)).toBe("CANCELLED");
 

@@ -5,8 +5,8 @@
  *   GRES) attached through FORJA_SLURM. CI installs Slurm (.ci/run) and must run the journey; elsewhere, without
  *   the binaries, the journey is skipped and says how to install them.
  * - Kubernetes: the API server stand-in of the tests (test/support/kube-standin, every object validated against
- *   the Kubernetes schemas, a small scheduler/kubelet) with two H100 nodes, attached through
- *   FORJA_KUBERNETES_CONFIG.
+ *   the Kubernetes schemas, a small scheduler/kubelet, a DCGM exporter for its pods' GPUs) with two H100 nodes,
+ *   attached through FORJA_KUBERNETES_CONFIG.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -43,15 +43,23 @@ export async function startE2ESlurm(): Promise<E2ESlurm | { skipped: string }> {
   return { cluster, forjaSlurm };
 }
 
-/** The stand-in with two 8 × H100 nodes, ticking every second; the config file lands in `dir`. */
+/**
+ * The stand-in with two 8 × H100 nodes, ticking every second, and its DCGM exporter (the GPUs of the running pods);
+ * the config file lands in `dir`.
+ */
 export async function startE2EKubernetes(dir: string) {
-  const standIn = await startKubeStandIn({ tickMs: 1000 });
+  const standIn = await startKubeStandIn({ tickMs: 1000, dcgm: true });
   for (const name of ["gpu-ams-1", "gpu-ams-2"])
     standIn.kubelet.addNode({ name, product: H100_PRODUCT, gpus: 8, region: "eu-nl", zone: "eu-nl-a" });
   const kubeconfig = path.join(dir, "kubeconfig");
   fs.writeFileSync(kubeconfig, standIn.kubeconfig, { mode: 0o600 });
   const configFile = path.join(dir, "kubernetes.json");
-  const region = { region: KUBERNETES_REGION, kubeconfig, productModels: { [H100_PRODUCT]: "h100" } };
+  const region = {
+    region: KUBERNETES_REGION,
+    kubeconfig,
+    productModels: { [H100_PRODUCT]: "h100" },
+    dcgmExporterUrls: [standIn.dcgmUrl],
+  };
   fs.writeFileSync(configFile, JSON.stringify({ regions: [region] }));
   return { configFile, stop: standIn.stop };
 }

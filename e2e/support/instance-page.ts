@@ -39,3 +39,13 @@ export async function terminateOnPage(page: Page, name: string, timeout: number)
     .click();
   await expect(stateOf(page)).toHaveAccessibleName("State: Terminated", { timeout });
 }
+
+/** Stop from the instance page (confirming the dialog) and wait until it is stopped. */
+export async function stopOnPage(page: Page, name: string, timeout: number): Promise<void> {
+  await page.getByRole("button", { name: "Stop" }).click();
+  await page
+    .getByRole("dialog", { name: new RegExp(`^Stop ${name}`) })
+    .getByRole("button", { name: "Stop instance" })
+    .click();
+  await expect(stateOf(page)).toHaveAccessibleName("State: Stopped", { timeout });
+}

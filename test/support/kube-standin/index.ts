@@ -1,20 +1,27 @@
+import { DcgmExporterStandIn } from "./dcgm";
 import { StandInKubelet } from "./kubelet";
 import { KubeApiStandIn } from "./server";
 
 export type { StandInNode } from "./kubelet";
 export type { Call, Fault, Verb } from "./server";
-export { KubeApiStandIn, StandInKubelet };
+export { DcgmExporterStandIn, KubeApiStandIn, StandInKubelet };
 
-/** The API server stand-in and its kubelet, ticking on its own every `tickMs` (tests may also tick by hand). */
-export async function startKubeStandIn(opts: { tickMs?: number } = {}) {
+/**
+ * The API server stand-in and its kubelet, ticking on its own every `tickMs` (tests may also tick by hand); with
+ * `dcgm`, a DCGM exporter stand-in reporting the GPUs of its running pods at `dcgmUrl`.
+ */
+export async function startKubeStandIn(opts: { tickMs?: number; dcgm?: boolean } = {}) {
   const api = new KubeApiStandIn();
   const url = await api.start();
   const kubelet = new StandInKubelet(api);
+  const dcgm = opts.dcgm ? new DcgmExporterStandIn(api) : null;
+  const dcgmUrl = dcgm ? await dcgm.start() : null;
   const timer = opts.tickMs ? setInterval(() => kubelet.tick(), opts.tickMs) : null;
   return {
     api,
     kubelet,
     url,
+    dcgmUrl,
     /** A kubeconfig (YAML) pointing at the stand-in, for KubeConfig.loadFromString or a file. */
     kubeconfig: [
       "apiVersion: v1",
@@ -26,6 +33,7 @@ export async function startKubeStandIn(opts: { tickMs?: number } = {}) {
     ].join("\n"),
     stop: async () => {
       if (timer) clearInterval(timer);
+      await dcgm?.stop();
       await api.stop();
     },
   };

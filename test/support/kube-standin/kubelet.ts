@@ -31,6 +31,16 @@ type PodSpec = {
   };
 };
 
+/** The words of each `echo …` in a `/bin/sh -c` line, quotes removed. */
+function echoes(command: string[]): string[] {
+  if (command[0] !== "/bin/sh" || command[1] !== "-c") return [];
+  return (command[2] ?? "")
+    .split(/;|&&/)
+    .map((part) => /^\s*echo\s+(.*?)\s*$/.exec(part)?.[1])
+    .filter((t): t is string => Boolean(t))
+    .map((t) => t.replace(/^(['"])(.*)\1$/, "$2"));
+}
+
 function cond(type: string, s: string, reason?: string, message?: string) {
   return {
     type,
@@ -48,6 +58,8 @@ function cond(type: string, s: string, reason?: string, message?: string) {
  * `exit N` crashes), deleted pods go away after their grace period (one tick).
  */
 export class StandInKubelet {
+  /** Image references the registry does not have (besides any with "missing" in them): they back off. */
+  readonly missingImages = new Set<string>();
   constructor(private api: KubeApiStandIn) {}
 
   addNode(n: StandInNode): KObject {
@@ -166,7 +178,7 @@ export class StandInKubelet {
       const c = spec.containers[0] as Container;
       const crash = /exit (\d+)/.exec((c.command ?? []).join(" "));
       const started = { startedAt: new Date().toISOString() };
-      if (c.image?.includes("missing")) {
+      if (c.image?.includes("missing") || this.missingImages.has(c.image ?? "")) {
         this.update(pod, {
           status: {
             phase: "Pending",
@@ -229,6 +241,8 @@ export class StandInKubelet {
           },
         });
         this.api.appendLog(namespace ?? "", name, `started ${c.image} on ${spec.nodeName}`);
+        // What the command line echoes is its output (the stand-in runs nothing else of it).
+        for (const text of echoes(c.command ?? [])) this.api.appendLog(namespace ?? "", name, text);
       }
     }
   }

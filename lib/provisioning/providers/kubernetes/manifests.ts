@@ -116,10 +116,16 @@ export function buildManifests(cfg: KubernetesRegionConfig, w: WorkloadSpec): Ma
                   "--notebook-dir=/home/jovyan/work",
                 ],
               }
-            : {
-                ...(w.command ? { command: ["/bin/sh", "-c", w.command] } : {}),
-                ...(w.args?.length ? { args: w.args } : {}),
-              }),
+            : w.command
+              ? {
+                  // The command is a shell line; its arguments follow it as "$@" (sh -c takes the first
+                  // argument after the line as $0, so "sh" fills it and none of the spec's is lost).
+                  command: ["/bin/sh", "-c", w.args?.length ? `${w.command} "$@"` : w.command],
+                  ...(w.args?.length ? { args: ["sh", ...w.args] } : {}),
+                }
+              : w.args?.length
+                ? { args: w.args }
+                : {}),
           env,
           ...(port ? { ports: [{ name: "http", containerPort: port }] } : {}),
           resources: {

@@ -46,6 +46,29 @@ describe("failures become clear instance reasons", () => {
     expect(s?.state_reason).toMatch(/^CrashLoopBackOff: back-off/);
   });
 
+  it("an image the registry does not have → ImagePullBackOff → failed with the kubelet's words, pod removed", async () => {
+    const id = await container();
+    await w.pass();
+    const pod = w.cluster.api.store
+      .list("pods")
+      .find((p) => p.metadata.labels?.["forja.dev/instance"] === id);
+    const image = (pod?.spec as { containers: Array<{ image: string }> }).containers[0]?.image as string;
+    w.cluster.kubelet.missingImages.add(image);
+    try {
+      await w.pass(2);
+      await w.pass();
+    } finally {
+      w.cluster.kubelet.missingImages.delete(image);
+    }
+    const s = await w.state(id);
+    expect(s?.state).toBe("failed");
+    expect(s?.state_reason).toBe(`ImagePullBackOff: Back-off pulling image "${image}"`);
+    await w.pass();
+    expect(
+      w.cluster.api.store.list("pods").filter((p) => p.metadata.labels?.["forja.dev/instance"] === id),
+    ).toEqual([]);
+  });
+
   it("a container whose command fails → failed with its exit code; one that finishes → stopped", async () => {
     const bad = await container({ command: "python train.py; exit 2" });
     const good = await container({ command: "python train.py; exit 0" });

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { Pod } from "kubernetes-models/v1";
 import { describe, expect, it } from "vitest";
 import catalog from "@/lib/seed/catalog-data.json";
@@ -103,6 +104,17 @@ describe("manifests (validated against the Kubernetes schemas by kubernetes-mode
     expect(m.pod.spec?.restartPolicy).toBe("Never");
     expect(m.service).toBeNull();
     expect(buildManifests(cfg, { ...base, exposedPort: 8000 }).service?.spec?.ports?.[0]?.port).toBe(8000);
+  });
+
+  it("container: the spec's arguments reach its command line whole (run here through the same shell)", () => {
+    const argv = (w: typeof base) => {
+      const c = buildManifests(cfg, w).pod.spec?.containers[0];
+      return [...(c?.command ?? []), ...(c?.args ?? [])];
+    };
+    const [sh, ...rest] = argv({ ...base, command: "printf '%s|'", args: ["a b", "c"] });
+    expect(spawnSync(sh as string, rest, { encoding: "utf8" }).stdout).toBe("a b|c|");
+    // Without a command the image's entrypoint gets the arguments as they are.
+    expect(argv({ ...base, command: null, args: ["--epochs", "3"] })).toEqual(["--epochs", "3"]);
   });
 
   it("runs non-root without privilege escalation, /dev/shm in memory, labels tying it to Forja, a DNS-safe namespace", () => {
