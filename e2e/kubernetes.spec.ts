@@ -12,10 +12,20 @@ import { connectionToken, stateOf, stopOnPage, terminateOnPage } from "./support
  */
 const LIVE = { timeout: 90_000 };
 
-function openLaunchForm(page: Page, instanceType: string) {
-  return page.goto(
+/** Launch from the form on the Kubernetes region (`fill` sets the rest); waits for the instance page to run it. */
+async function launchOnCluster(page: Page, instanceType: string, name: string, fill?: () => Promise<void>) {
+  await page.goto(
     `/acme-ai/instances/new?${new URLSearchParams({ instanceType, region: KUBERNETES_REGION, pricing: "on_demand" })}`,
   );
+  await expect(page.getByLabel("Region")).toHaveValue(KUBERNETES_REGION);
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await fill?.();
+  await page.getByRole("button", { name: "Launch", exact: true }).click();
+  await expect(page).toHaveURL(/\/acme-ai\/instances\/[0-9a-f-]{36}$/, LIVE);
+  const id = page.url().split("/").at(-1) as string;
+  await expect(stateOf(page)).toHaveAccessibleName("State: Running", LIVE);
+  await expect(page.getByText(/Placed by the cluster on \S*gpu-ams-\d/)).toBeVisible();
+  return id;
 }
 
 /**
@@ -50,15 +60,8 @@ test.describe("a notebook on the Kubernetes-backed region, as an admin", () => {
     browser,
   }) => {
     test.setTimeout(240_000);
-    await openLaunchForm(page, "h100.1x");
-    await expect(page.getByLabel("Region")).toHaveValue(KUBERNETES_REGION);
     const name = `k8s-${Date.now().toString(36)}`;
-    await page.getByLabel("Name", { exact: true }).fill(name);
-    await page.getByRole("button", { name: "Launch", exact: true }).click();
-    await expect(page).toHaveURL(/\/acme-ai\/instances\/[0-9a-f-]{36}$/, LIVE);
-    const id = page.url().split("/").at(-1) as string;
-    await expect(stateOf(page)).toHaveAccessibleName("State: Running", LIVE);
-    await expect(page.getByText(/Placed by the cluster on \S*gpu-ams-\d/)).toBeVisible();
+    const id = await launchOnCluster(page, "h100.1x", name);
 
     const connection = page.getByRole("region", { name: "Connection" });
     await expect(connection.getByRole("button", { name: "Copy Token" })).toBeVisible();
@@ -113,21 +116,16 @@ test.describe("a container on the Kubernetes-backed region, as a member", () => 
     page,
   }) => {
     test.setTimeout(240_000);
-    await openLaunchForm(page, "h100.2x");
-    await expect(page.getByLabel("Region")).toHaveValue(KUBERNETES_REGION);
     const name = `k8c-${Date.now().toString(36)}`;
-    await page.getByLabel("Name", { exact: true }).fill(name);
-    await page
-      .getByRole("group", { name: "Kind" })
-      .getByRole("radio", { name: /^Container/ })
-      .check();
-    await page
-      .getByLabel("Command", { exact: true })
-      .fill("echo 'epoch 1 loss=0.93' && echo 'epoch 2 loss=0.71'; sleep 3600");
-    await page.getByRole("button", { name: "Launch", exact: true }).click();
-    await expect(page).toHaveURL(/\/acme-ai\/instances\/[0-9a-f-]{36}$/, LIVE);
-    await expect(stateOf(page)).toHaveAccessibleName("State: Running", LIVE);
-    await expect(page.getByText(/Placed by the cluster on \S*gpu-ams-\d/)).toBeVisible();
+    await launchOnCluster(page, "h100.2x", name, async () => {
+      await page
+        .getByRole("group", { name: "Kind" })
+        .getByRole("radio", { name: /^Container/ })
+        .check();
+      await page
+        .getByLabel("Command", { exact: true })
+        .fill("echo 'epoch 1 loss=0.93' && echo 'epoch 2 loss=0.71'; sleep 3600");
+    });
 
     const logs = page.getByRole("log", { name: "Logs" });
     await expect(logs).toContainText("epoch 2 loss=0.71", LIVE);

@@ -30,22 +30,23 @@ export async function connectionToken(page: Page): Promise<string> {
   return ((await value.textContent()) ?? "").trim();
 }
 
-/** Terminate from the instance page (confirming the dialog) and wait until it is terminated. */
-export async function terminateOnPage(page: Page, name: string, timeout: number): Promise<void> {
-  await page.getByRole("button", { name: "Terminate" }).click();
+/** Stop or terminate from the instance page (confirming the dialog) and wait until it has. */
+async function endOnPage(
+  page: Page,
+  verb: "Stop" | "Terminate",
+  name: string,
+  timeout: number,
+): Promise<void> {
+  await page.getByRole("button", { name: verb }).click();
   await page
-    .getByRole("dialog", { name: new RegExp(`^Terminate ${name}`) })
-    .getByRole("button", { name: "Terminate instance" })
+    .getByRole("dialog", { name: new RegExp(`^${verb} ${name}`) })
+    .getByRole("button", { name: `${verb} instance` })
     .click();
-  await expect(stateOf(page)).toHaveAccessibleName("State: Terminated", { timeout });
+  const state = verb === "Stop" ? "Stopped" : "Terminated";
+  await expect(stateOf(page)).toHaveAccessibleName(`State: ${state}`, { timeout });
 }
 
-/** Stop from the instance page (confirming the dialog) and wait until it is stopped. */
-export async function stopOnPage(page: Page, name: string, timeout: number): Promise<void> {
-  await page.getByRole("button", { name: "Stop" }).click();
-  await page
-    .getByRole("dialog", { name: new RegExp(`^Stop ${name}`) })
-    .getByRole("button", { name: "Stop instance" })
-    .click();
-  await expect(stateOf(page)).toHaveAccessibleName("State: Stopped", { timeout });
-}
+export const terminateOnPage = (page: Page, name: string, timeout: number) =>
+  endOnPage(page, "Terminate", name, timeout);
+export const stopOnPage = (page: Page, name: string, timeout: number) =>
+  endOnPage(page, "Stop", name, timeout);

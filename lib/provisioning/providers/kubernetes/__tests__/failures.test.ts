@@ -52,7 +52,8 @@ describe("failures become clear instance reasons", () => {
     const pod = w.cluster.api.store
       .list("pods")
       .find((p) => p.metadata.labels?.["forja.dev/instance"] === id);
-    const image = (pod?.spec as { containers: Array<{ image: string }> }).containers[0]?.image as string;
+    if (!pod) throw new Error("no pod");
+    const image = (pod.spec as { containers: Array<{ image: string }> }).containers[0]?.image as string;
     w.cluster.kubelet.missingImages.add(image);
     try {
       await w.pass(2);
