@@ -4,6 +4,8 @@
  */
 export type { Alternative } from "./alternatives";
 export { activateNode, drainNode, failNode } from "./fleet";
+/** The planner and the fleet state it reads, for the scheduler bench (planner alone, scan vs index). */
+export { loadRegionHolders, loadRegionNodes } from "./fleet-state";
 export { IMAGE_CATALOG, type ImageSummary, listImages, seedImages } from "./images";
 export { type CapacityViolation, checkCapacityInvariants } from "./invariant";
 export { type LaunchResult, launch } from "./launch";
@@ -18,6 +20,7 @@ export {
   nodeActionSchema,
 } from "./node-admin";
 export { currentPrice, type PricingModelDb } from "./offerings";
+export { type Decisions, type PRequest, planPlacements } from "./placement";
 export { policyStop } from "./policy-stop";
 export { preemptInstance } from "./preempt";
 export {

@@ -127,14 +127,103 @@ function quickFit(s: NodeStats, req: PRequest): number | null {
   return s.maxMigFree >= req.slicesPerGpu ? s.freeMig - req.slicesPerGpu : null;
 }
 
-export function planPlacements(input: {
-  nodes: PNode[];
-  holders: PHolder[];
-  /** Already in priority/FIFO order per model (the order across models does not matter). */
-  queue: PRequest[];
-  now: number;
-  spotNoticeMs: number;
-}): Decisions {
+/** Sorted insert / delete of a node ordinal in a bucket (buckets stay in name order). */
+function bucketInsert(list: number[], ord: number) {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((list[mid] as number) < ord) lo = mid + 1;
+    else hi = mid;
+  }
+  list.splice(lo, 0, ord);
+}
+
+function bucketDelete(list: number[], ord: number) {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((list[mid] as number) < ord) lo = mid + 1;
+    else hi = mid;
+  }
+  if (list[lo] === ord) list.splice(lo, 1);
+}
+
+function bucketOf(buckets: number[][], k: number): number[] {
+  let list = buckets[k];
+  if (!list) {
+    list = [];
+    buckets[k] = list;
+  }
+  return list;
+}
+
+/**
+ * One GPU model's nodes bucketed by free whole GPUs and by free MIG slices, each bucket in name order. Best
+ * fit minimizes what is left (free − asked), so walking buckets upward from the request's size and each bucket
+ * in name order meets candidates in exactly the order the full scan ranks them: the first that passes the
+ * checks is the scan's choice, without looking at the thousands of nodes that cannot take it.
+ */
+class FitIndex {
+  private readonly whole: number[][] = [];
+  private readonly mig: number[][] = [];
+  private readonly at = new Map<number, NodeStats>();
+
+  constructor(
+    readonly nodes: PNode[],
+    stats: Map<string, NodeStats>,
+  ) {
+    for (const [ord, n] of nodes.entries()) this.put(ord, stats.get(n.id) as NodeStats);
+  }
+
+  private put(ord: number, s: NodeStats) {
+    this.at.set(ord, s);
+    bucketOf(this.whole, s.freeWhole).push(ord);
+    bucketOf(this.mig, s.freeMig).push(ord);
+  }
+
+  update(ord: number, s: NodeStats) {
+    const old = this.at.get(ord) as NodeStats;
+    this.at.set(ord, s);
+    if (old.freeWhole !== s.freeWhole) {
+      bucketDelete(this.whole[old.freeWhole] ?? [], ord);
+      bucketInsert(bucketOf(this.whole, s.freeWhole), ord);
+    }
+    if (old.freeMig !== s.freeMig) {
+      bucketDelete(this.mig[old.freeMig] ?? [], ord);
+      bucketInsert(bucketOf(this.mig, s.freeMig), ord);
+    }
+  }
+
+  /** Candidates in best-fit order (fewest left first, then name) that quickFit accepts. */
+  *candidates(req: PRequest): Generator<number> {
+    const whole = req.slicesPerGpu >= SLICES_PER_GPU;
+    const buckets = whole ? this.whole : this.mig;
+    const from = whole ? req.gpuCount : req.slicesPerGpu;
+    for (let k = from; k < buckets.length; k++) {
+      for (const ord of buckets[k] ?? []) {
+        if (whole || (this.at.get(ord) as NodeStats).maxMigFree >= req.slicesPerGpu) yield ord;
+      }
+    }
+  }
+}
+
+/**
+ * `scan: "linear"` ranks every node for every request (the reference the index is checked against in tests
+ * and the bench); the default walks the FitIndex and makes the same decisions.
+ */
+export function planPlacements(
+  input: {
+    nodes: PNode[];
+    holders: PHolder[];
+    /** Already in priority/FIFO order per model (the order across models does not matter). */
+    queue: PRequest[];
+    now: number;
+    spotNoticeMs: number;
+  },
+  opts: { scan?: "indexed" | "linear" } = {},
+): Decisions {
   const { now } = input;
   const use: GpuUse = new Map();
   for (const n of input.nodes) for (const g of n.gpus) use.set(g.id, g.used);
@@ -153,24 +242,44 @@ export function planPlacements(input: {
   }
   const out: Decisions = { placements: [], preemptions: [], reservations: [] };
   const shadows = new Map<string, Shadow | null>();
+  const linear = opts.scan === "linear";
+  const indexes = new Map<string, FitIndex>();
+  const ordinals = new Map<string, number>();
+  for (const [model, list] of nodesByModel) {
+    for (const [ord, n] of list.entries()) ordinals.set(n.id, ord);
+    if (!linear) indexes.set(model, new FitIndex(list, stats));
+  }
 
   for (const req of input.queue) {
     const nodes = nodesByModel.get(req.modelId) ?? [];
     const shadow = shadows.get(req.modelId);
     // Best fit: the fewest left after placing; nodes are in name order, so ties go to the first name.
     let chosen: { node: PNode; alloc: PAlloc[] } | null = null;
-    let chosenLeft = Number.POSITIVE_INFINITY;
-    for (const node of nodes) {
-      const left = quickFit(stats.get(node.id) as NodeStats, req);
-      if (left === null || left >= chosenLeft) continue;
-      const alloc = fitOnNode(node, use, req);
-      if (!alloc || (shadow && !backfillAllowed(shadow, node, alloc, req))) continue;
-      chosen = { node, alloc };
-      chosenLeft = left;
+    const index = indexes.get(req.modelId);
+    if (index) {
+      for (const ord of index.candidates(req)) {
+        const node = nodes[ord] as PNode;
+        const alloc = fitOnNode(node, use, req);
+        if (!alloc || (shadow && !backfillAllowed(shadow, node, alloc, req))) continue;
+        chosen = { node, alloc };
+        break;
+      }
+    } else {
+      let chosenLeft = Number.POSITIVE_INFINITY;
+      for (const node of nodes) {
+        const left = quickFit(stats.get(node.id) as NodeStats, req);
+        if (left === null || left >= chosenLeft) continue;
+        const alloc = fitOnNode(node, use, req);
+        if (!alloc || (shadow && !backfillAllowed(shadow, node, alloc, req))) continue;
+        chosen = { node, alloc };
+        chosenLeft = left;
+      }
     }
     if (chosen) {
       addUse(use, chosen.alloc, 1);
-      stats.set(chosen.node.id, statsOf(chosen.node, use));
+      const updated = statsOf(chosen.node, use);
+      stats.set(chosen.node.id, updated);
+      index?.update(ordinals.get(chosen.node.id) as number, updated);
       out.placements.push({ requestId: req.id, nodeId: chosen.node.id, alloc: chosen.alloc });
       const holder: PHolder = {
         id: req.id,
