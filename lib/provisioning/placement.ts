@@ -127,8 +127,8 @@ function quickFit(s: NodeStats, req: PRequest): number | null {
   return s.maxMigFree >= req.slicesPerGpu ? s.freeMig - req.slicesPerGpu : null;
 }
 
-/** Sorted insert / delete of a node ordinal in a bucket (buckets stay in name order). */
-function bucketInsert(list: number[], ord: number) {
+/** Where `ord` is or would go in a sorted bucket (binary search). */
+function lowerBound(list: number[], ord: number): number {
   let lo = 0;
   let hi = list.length;
   while (lo < hi) {
@@ -136,18 +136,17 @@ function bucketInsert(list: number[], ord: number) {
     if ((list[mid] as number) < ord) lo = mid + 1;
     else hi = mid;
   }
-  list.splice(lo, 0, ord);
+  return lo;
+}
+
+/** Sorted insert / delete of a node ordinal in a bucket (buckets stay in name order). */
+function bucketInsert(list: number[], ord: number) {
+  list.splice(lowerBound(list, ord), 0, ord);
 }
 
 function bucketDelete(list: number[], ord: number) {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((list[mid] as number) < ord) lo = mid + 1;
-    else hi = mid;
-  }
-  if (list[lo] === ord) list.splice(lo, 1);
+  const at = lowerBound(list, ord);
+  if (list[at] === ord) list.splice(at, 1);
 }
 
 function bucketOf(buckets: number[][], k: number): number[] {
