@@ -1,6 +1,9 @@
+import { sql } from "drizzle-orm";
 import { createTranslator } from "next-intl";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launch, stop, terminate } from "@/lib/provisioning";
+import { systemCtx } from "@/lib/core";
+import { getDb } from "@/lib/db/client";
+import { launch, reconcileInstances, stop, terminate } from "@/lib/provisioning";
 import { bigQuota, newOrg, notebookSpec } from "@/lib/provisioning/__tests__/fixtures";
 import { allCatalogs } from "@/messages";
 import { instanceManifests, manifestsYaml, REDACTED } from "..";
@@ -58,6 +61,37 @@ describe("the Kubernetes provider against the API server stand-in", () => {
     await w.pass();
     expect((await w.state(instance.id))?.state).toBe("terminated");
     expect(w.cluster.api.store.list("persistentvolumeclaims")).toHaveLength(0);
+  });
+
+  it("the shared reconcile pass keeps a launch's maximum runtime here too: stopping, then the pod is deleted", async () => {
+    const o = await newOrg("k8smax");
+    const spec = notebookSpec(w.fleet.region, {
+      kind: "container",
+      command: "python train.py",
+      maxRuntimeMinutes: 5,
+    });
+    const id = (await launch(o.ctx, o.slug, spec)).instance.id;
+    for (let i = 0; i < 3; i++) await w.pass();
+    expect((await w.state(id))?.state).toBe("running");
+    const mine = () => pods().filter((p) => p.metadata.labels?.["forja.dev/instance"] === id);
+    expect(mine()).toHaveLength(1);
+    // Not yet over its limit: nothing happens.
+    await reconcileInstances(systemCtx("provider"), { regionCode: w.fleet.region });
+    expect((await w.state(id))?.state).toBe("running");
+    // Six minutes into a five-minute limit (its start moved back instead of the clock forward).
+    await getDb().execute(
+      sql`update instances set started_at = started_at - interval '6 minutes' where id = ${id}`,
+    );
+    const r = await reconcileInstances(systemCtx("provider"), { regionCode: w.fleet.region });
+    expect(r.maxRuntimeStops).toBe(1);
+    expect((await w.state(id))?.state).toBe("stopping");
+    await w.pass();
+    await w.pass();
+    expect(await w.state(id)).toMatchObject({
+      state: "stopped",
+      state_reason: "Stopped after its maximum runtime of 5 minutes",
+    });
+    expect(mine()).toEqual([]);
   });
 
   it("shows PodScheduled=False as the queued reason, in words", async () => {
