@@ -23,6 +23,7 @@ async function loadBenchmarks(): Promise<Benchmark[]> {
     (await import("./bench/queue-waits")).queueWaits,
     (await import("./bench/slurm")).slurmBench,
     (await import("./bench/services")).servicesBench,
+    (await import("./bench/quota-sim")).quotaSim,
   ];
 }
 
