@@ -16,6 +16,7 @@ async function loadBenchmarks(): Promise<Benchmark[]> {
   // Imported lazily: their modules reach the database, which only exists once main() has started it.
   return [
     (await import("./bench/budgets-evaluate")).budgetsEvaluate,
+    (await import("./bench/budgets-alert-latency")).budgetsAlertLatency,
     (await import("./bench/catalog-offerings")).catalogOfferings,
     (await import("./bench/provisioning-launch")).provisioningLaunch,
     (await import("./bench/provisioning-scheduler")).provisioningScheduler,

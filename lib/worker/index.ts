@@ -3,6 +3,8 @@ import pg from "pg";
 import PgBoss from "pg-boss";
 import { type PeriodicTask, periodicTasks } from "./tasks";
 
+export { periodicTasks };
+
 export type WorkerHandle = { stop: () => Promise<void> };
 
 /** How long a pass may run before pg-boss counts its worker dead and retries it (tasks may ask for more). */
