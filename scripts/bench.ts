@@ -21,6 +21,7 @@ async function loadBenchmarks(): Promise<Benchmark[]> {
     (await import("./bench/provisioning-launch")).provisioningLaunch,
     (await import("./bench/provisioning-scheduler")).provisioningScheduler,
     (await import("./bench/telemetry-chart")).telemetryChart,
+    (await import("./bench/telemetry-retention")).telemetryRetention,
     (await import("./bench/queue-waits")).queueWaits,
     (await import("./bench/slurm")).slurmBench,
     (await import("./bench/services")).servicesBench,

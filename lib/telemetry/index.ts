@@ -41,6 +41,12 @@ export {
   queueWaitSeries,
 } from "./queue";
 export { ANALYTICS_BIN_SECONDS, CHART_RANGES, type ChartRange, MAX_POINTS, RANGE_SPECS } from "./ranges";
+export {
+  DEFAULT_RAW_RETENTION_DAYS,
+  MIN_RAW_RETENTION_DAYS,
+  pruneRawSamples,
+  rawRetentionDays,
+} from "./retention";
 export { ROLLUP_BUCKET_MS, rollupMetrics } from "./rollup";
 export {
   CHART_METRICS,

@@ -11,7 +11,7 @@ import {
 } from "@/lib/provisioning";
 import { expireQuotaRaises } from "@/lib/quotas";
 import { autoscaleServices } from "@/lib/services";
-import { ingestMetrics, rollupMetrics } from "@/lib/telemetry";
+import { ingestMetrics, pruneRawSamples, rollupMetrics } from "@/lib/telemetry";
 
 export type PeriodicTask = {
   name: string;
@@ -94,6 +94,16 @@ export const periodicTasks: PeriodicTask[] = [
     everySeconds: 60,
     run: async () => {
       await rollupMetrics(systemCtx("telemetry"));
+    },
+  },
+  {
+    // Raw samples older than FORJA_RAW_SAMPLE_RETENTION_DAYS (default 8) go; rollups keep the history. Deletes
+    // are idempotent, so overlapping runs only split the work.
+    name: "telemetry-prune-samples",
+    everySeconds: 3600,
+    timeoutSeconds: 1800,
+    run: async () => {
+      await pruneRawSamples(systemCtx("telemetry"));
     },
   },
   {
