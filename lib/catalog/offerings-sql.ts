@@ -86,6 +86,13 @@ export function offeringsCte(at: Date, allowed: string[], where: SQL[]): SQL {
     where gf.mig_enabled
     group by gf.region_code, gf.gpu_model_id, s.slices
   ),
+  -- Each model's MIG profiles once (a handful of rows), joined by name instead of unpacked per offering.
+  mig_profiles as (
+    select distinct on (gm.id, e.value->>'name') gm.id as gpu_model_id, e.value->>'name' as name,
+      (e.value->>'slices')::int as slices, (e.value->>'memoryGib')::int as memory_gib
+    from gpu_models gm cross join jsonb_array_elements(gm.mig_profiles) with ordinality as e(value, n)
+    order by gm.id, e.value->>'name', e.n
+  ),
   base as (
     select it.id as instance_type_id, it.gpu_model_id, it.gpu_count, it.mig_profile, it.vcpus, it.ram_gib,
       it.local_disk_gib, r.code as region_code, r.name as region_name, r.city, r.country, r.jurisdiction,
@@ -104,10 +111,7 @@ export function offeringsCte(at: Date, allowed: string[], where: SQL[]): SQL {
     join instance_types it on it.id = cur.instance_type_id
     join regions r on r.code = cur.region_code and r.active
     join gpu_models gm on gm.id = it.gpu_model_id
-    left join lateral (
-      select (e->>'slices')::int as slices, (e->>'memoryGib')::int as memory_gib
-      from jsonb_array_elements(gm.mig_profiles) e where e->>'name' = it.mig_profile limit 1
-    ) mp on true
+    left join mig_profiles mp on mp.gpu_model_id = it.gpu_model_id and mp.name = it.mig_profile
     left join whole_avail wa on it.mig_profile is null and wa.region_code = r.code
       and wa.gpu_model_id = it.gpu_model_id and wa.gpu_count = it.gpu_count
     left join mig_avail ma on it.mig_profile is not null and ma.region_code = r.code
