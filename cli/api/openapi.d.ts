@@ -1186,7 +1186,29 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            items: components["schemas"]["AdminQuota"][];
+                            items: {
+                                /** @description GPUs; a MIG slice counts as a fraction (1/7) of a GPU */
+                                borrowedGpus: number;
+                                borrowingLimitGpus: number;
+                                cohortName: string | null;
+                                /** @description Send as If-Match on PUT to refuse a lost update (412) */
+                                etag: string;
+                                gpuModelId: string;
+                                /** @description GPUs; a MIG slice counts as a fraction (1/7) of a GPU */
+                                inUseGpus: number;
+                                /** @description null = all unused nominal may be lent */
+                                lendingLimitGpus: number | null;
+                                /** @description GPUs; a MIG slice counts as a fraction (1/7) of a GPU */
+                                lentGpus: number;
+                                nominalGpus: number;
+                                /** Format: uuid */
+                                orgId: string;
+                                orgName: string;
+                                orgSlug: string;
+                                regionCode: string;
+                                /** @enum {string} */
+                                source: "organization" | "default" | "builtin";
+                            }[];
                             /** @description Pass as `cursor` for the next page; null on the last */
                             next: string | null;
                         };
@@ -1246,12 +1268,15 @@ export interface paths {
         };
         /**
          * Set an organization's quota
-         * @description Operators only. Going below what the organization holds within its nominal answers 409 with the instances it would reclaim, unless confirmReclaim is true.
+         * @description Operators only. Going below what the organization holds within its nominal answers 409 with the instances it would reclaim, unless confirmReclaim is true. With If-Match (a row's `etag` from GET), levels another operator changed since are a 412 and nothing is written.
          */
         put: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The ETag you read; a stale one is a 412 and nothing changes (omit for last-write-wins) */
+                    "If-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -1273,6 +1298,8 @@ export interface paths {
                 /** @description Saved */
                 200: {
                     headers: {
+                        /** @description Send back as If-Match to update safely */
+                        ETag: string;
                         /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
                         RateLimit: string;
                         /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
@@ -1280,7 +1307,18 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["AdminQuota"];
+                        "application/json": {
+                            borrowingLimitGpus: number;
+                            gpuModelId: string;
+                            /** @description null = all unused nominal may be lent */
+                            lendingLimitGpus: number | null;
+                            nominalGpus: number;
+                            /** Format: uuid */
+                            orgId: string;
+                            regionCode: string;
+                            /** @enum {string} */
+                            source: "organization" | "default" | "builtin";
+                        };
                     };
                 };
                 /** @description The body is not valid JSON */
@@ -1321,6 +1359,15 @@ export interface paths {
                 };
                 /** @description The resource is in a state that does not allow this, or an Idempotency-Key was reused for another request */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description If-Match does not match the resource's current ETag: someone changed it since you read it. Nothing was written */
+                412: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1907,12 +1954,15 @@ export interface paths {
         };
         /**
          * Set the policy of a scope (admins and owners)
-         * @description Creates or replaces the policy of the body's scope (project and gpuModelId; both empty: the organization's). A scope has one policy, so repeating it is harmless.
+         * @description Creates or replaces the policy of the body's scope (project and gpuModelId; both empty: the organization's). A scope has one policy, so repeating it is harmless. With If-Match (the ETag of GET …/policies/{id}), a policy changed since you read it — or a scope that has none — is a 412 and nothing is written.
          */
         put: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The ETag you read; a stale one is a 412 and nothing changes (omit for last-write-wins) */
+                    "If-Match"?: string;
+                };
                 path: {
                     /** @description Organization slug */
                     org: string;
@@ -1948,6 +1998,8 @@ export interface paths {
                 /** @description Saved */
                 200: {
                     headers: {
+                        /** @description Send back as If-Match to update safely */
+                        ETag: string;
                         /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
                         RateLimit: string;
                         /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
@@ -1987,6 +2039,15 @@ export interface paths {
                 };
                 /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description If-Match does not match the resource's current ETag: someone changed it since you read it. Nothing was written */
+                412: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2042,14 +2103,80 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Get a policy, with its ETag */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Policy id */
+                    id: string;
+                    /** @description Organization slug */
+                    org: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The policy */
+                200: {
+                    headers: {
+                        /** @description Send back as If-Match to update safely */
+                        ETag: string;
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AutoShutdownPolicy"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, revoked or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
         put?: never;
         post?: never;
         /** Delete a policy (admins and owners) */
         delete: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The ETag you read; a stale one is a 412 and nothing changes (omit for last-write-wins) */
+                    "If-Match"?: string;
+                };
                 path: {
                     /** @description Policy id */
                     id: string;
@@ -2091,6 +2218,15 @@ export interface paths {
                 };
                 /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description If-Match does not match the resource's current ETag: someone changed it since you read it. Nothing was written */
+                412: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5025,15 +5161,81 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Get a member, with the ETag of their role */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The member's user id */
+                    id: string;
+                    /** @description Organization slug */
+                    org: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The member */
+                200: {
+                    headers: {
+                        /** @description Send back as If-Match to update safely */
+                        ETag: string;
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Member"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, revoked or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
         /**
          * Change a member's role (admins; owners only by owners)
-         * @description The last owner cannot be demoted (409).
+         * @description The last owner cannot be demoted (409). With If-Match (the ETag of GET …/members/{id}), a role changed since you read it is a 412 and nothing is written.
          */
         put: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The ETag you read; a stale one is a 412 and nothing changes (omit for last-write-wins) */
+                    "If-Match"?: string;
+                };
                 path: {
                     /** @description The member's user id */
                     id: string;
@@ -5054,6 +5256,8 @@ export interface paths {
                 /** @description Changed */
                 200: {
                     headers: {
+                        /** @description Send back as If-Match to update safely */
+                        ETag: string;
                         /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
                         RateLimit: string;
                         /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
@@ -5114,6 +5318,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description If-Match does not match the resource's current ETag: someone changed it since you read it. Nothing was written */
+                412: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description The body is larger than 64 KiB */
                 413: {
                     headers: {
@@ -5153,7 +5366,10 @@ export interface paths {
         delete: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The ETag you read; a stale one is a 412 and nothing changes (omit for last-write-wins) */
+                    "If-Match"?: string;
+                };
                 path: {
                     /** @description The member's user id */
                     id: string;
@@ -5204,6 +5420,15 @@ export interface paths {
                 };
                 /** @description The resource is in a state that does not allow this, or an Idempotency-Key was reused for another request */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description If-Match does not match the resource's current ETag: someone changed it since you read it. Nothing was written */
+                412: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8293,27 +8518,6 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        AdminQuota: {
-            /** @description GPUs; a MIG slice counts as a fraction (1/7) of a GPU */
-            borrowedGpus: number;
-            borrowingLimitGpus: number;
-            cohortName: string | null;
-            gpuModelId: string;
-            /** @description GPUs; a MIG slice counts as a fraction (1/7) of a GPU */
-            inUseGpus: number;
-            /** @description null = all unused nominal may be lent */
-            lendingLimitGpus: number | null;
-            /** @description GPUs; a MIG slice counts as a fraction (1/7) of a GPU */
-            lentGpus: number;
-            nominalGpus: number;
-            /** Format: uuid */
-            orgId: string;
-            orgName: string;
-            orgSlug: string;
-            regionCode: string;
-            /** @enum {string} */
-            source: "organization" | "default" | "builtin";
-        };
         AutoShutdownPolicy: {
             allowSnooze: boolean;
             /** Format: date-time */

@@ -12,17 +12,23 @@ export function etagOf(resource: unknown): string {
 /**
  * The check an update runs on the row it has locked: with `If-Match`, the row must still be what the client
  * read (else 412, nothing written); `*` matches anything. Without the header the update goes through (last
- * write wins), as HTTP allows; clients that care send it.
+ * write wins), as HTTP allows; clients that care send it. `current` is null where the resource does not exist
+ * yet (a scope without its policy): any If-Match fails then, `*` included (RFC 9110 §13.1.1).
  */
-export function ifMatchCheck<T>(req: Request, view: (row: T) => unknown): (current: T) => void {
+export function ifMatchCheck<T>(req: Request, view: (row: T) => unknown): (current: T | null) => void {
   const header = req.headers.get("if-match");
   return (current) => {
     if (header === null) return;
+    if (current === null) throw lostUpdate();
     const tags = header.split(",").map((t) => t.trim().replace(/^W\//, ""));
     if (tags.includes("*") || tags.includes(etagOf(view(current)))) return;
-    throw new PreconditionFailedError(
-      "The resource changed since you read it (If-Match does not match its ETag); read it again and retry",
-      { reason: "precondition_failed" },
-    );
+    throw lostUpdate();
   };
+}
+
+function lostUpdate() {
+  return new PreconditionFailedError(
+    "The resource changed since you read it (If-Match does not match its ETag); read it again and retry",
+    { reason: "precondition_failed" },
+  );
 }

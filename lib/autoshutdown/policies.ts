@@ -84,11 +84,34 @@ export async function listAutoShutdownPolicies(ctx: Ctx, orgSlug: string) {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/**
+ * Checked on the locked row before a write (the API's If-Match: a policy changed since the caller read it is
+ * refused inside the same transaction); null where the scope has no policy yet.
+ */
+export type PolicyPrecondition = { precondition?: (current: AutoShutdownPolicy | null) => void };
+
+/** One policy by id (any role, like the list); another organization's is NotFound. */
+export async function getAutoShutdownPolicy(
+  ctx: Ctx,
+  orgSlug: string,
+  policyId: string,
+): Promise<AutoShutdownPolicy> {
+  const { org } = await requireOrgAccess(ctx, orgSlug, "viewer");
+  if (!UUID.test(policyId)) throw new NotFoundError("Policy");
+  const [row] = await readDb(ctx)
+    .select()
+    .from(autoShutdownPolicies)
+    .where(and(eq(autoShutdownPolicies.id, policyId), eq(autoShutdownPolicies.orgId, org.id)));
+  if (!row) throw new NotFoundError("Policy");
+  return row;
+}
+
 /** Create or replace the policy of a scope (admins and owners). */
 export async function setAutoShutdownPolicy(
   ctx: Ctx,
   orgSlug: string,
   raw: PolicyInput,
+  opts: PolicyPrecondition = {},
 ): Promise<AutoShutdownPolicy> {
   const now = nowOf(ctx);
   return inTx(ctx, async (c) => {
@@ -114,6 +137,20 @@ export async function setAutoShutdownPolicy(
       const [g] = await tx.select({ id: gpuModels.id }).from(gpuModels).where(eq(gpuModels.id, v.gpuModelId));
       if (!g) throw ValidationError.field("gpuModelId", AUTOSHUTDOWN_FIELD_MESSAGES.modelUnknown);
     }
+    if (opts.precondition) {
+      const [current] = await tx
+        .select()
+        .from(autoShutdownPolicies)
+        .where(
+          and(
+            eq(autoShutdownPolicies.orgId, org.id),
+            sql`${autoShutdownPolicies.projectId} is not distinct from ${projectId}`,
+            sql`${autoShutdownPolicies.gpuModelId} is not distinct from ${v.gpuModelId ?? null}`,
+          ),
+        )
+        .for("update");
+      opts.precondition(current ?? null);
+    }
     const values = { ...v, gpuModelId: v.gpuModelId ?? null, projectId, updatedBy: userId, updatedAt: now };
     const [row] = await tx
       .insert(autoShutdownPolicies)
@@ -136,16 +173,22 @@ export async function setAutoShutdownPolicy(
   });
 }
 
-export async function deleteAutoShutdownPolicy(ctx: Ctx, orgSlug: string, policyId: string): Promise<void> {
+export async function deleteAutoShutdownPolicy(
+  ctx: Ctx,
+  orgSlug: string,
+  policyId: string,
+  opts: PolicyPrecondition = {},
+): Promise<void> {
   const now = nowOf(ctx);
   await inTx(ctx, async (c) => {
     const { tx } = c;
     const { org } = await requireOrgAccess(c, orgSlug, "admin");
     if (!UUID.test(policyId)) throw new NotFoundError("Policy");
-    const [row] = await tx
-      .delete(autoShutdownPolicies)
-      .where(and(eq(autoShutdownPolicies.id, policyId), eq(autoShutdownPolicies.orgId, org.id)))
-      .returning();
+    const mine = and(eq(autoShutdownPolicies.id, policyId), eq(autoShutdownPolicies.orgId, org.id));
+    const [current] = await tx.select().from(autoShutdownPolicies).where(mine).for("update");
+    if (!current) throw new NotFoundError("Policy");
+    opts.precondition?.(current);
+    const [row] = await tx.delete(autoShutdownPolicies).where(mine).returning();
     if (!row) throw new NotFoundError("Policy");
     await writeAudit(tx, ctx.actor, {
       orgId: org.id,

@@ -17,6 +17,29 @@ import { gpusOfSlices } from "./units";
 
 export type ReclaimPreview = { instanceId: string; name: string; gpus: number; borrowed: boolean };
 
+/**
+ * An organization's levels for one GPU model × region as an operator sets them: what the API's ETag covers
+ * (GET /admin/quotas rows and PUT's answer), so a change made by another operator since is a 412.
+ */
+export type QuotaLevelsView = {
+  orgId: string;
+  gpuModelId: string;
+  regionCode: string;
+  source: "organization" | "default" | "builtin";
+  nominalGpus: number;
+  borrowingLimitGpus: number;
+  lendingLimitGpus: number | null;
+};
+export const quotaLevelsView = (r: QuotaLevelsView): QuotaLevelsView => ({
+  orgId: r.orgId,
+  gpuModelId: r.gpuModelId,
+  regionCode: r.regionCode,
+  source: r.source,
+  nominalGpus: r.nominalGpus,
+  borrowingLimitGpus: r.borrowingLimitGpus,
+  lendingLimitGpus: r.lendingLimitGpus,
+});
+
 /** Running instances that a cut to `nominal` would reclaim: borrowed first, lowest priority, youngest. */
 async function reclaimPreview(
   tx: Tx,
@@ -43,7 +66,11 @@ async function reclaimPreview(
  * below what it holds within nominal now needs `confirmReclaim`: without it a Conflict lists the instances
  * the next scheduler tick would reclaim. Audited with the levels before and after.
  */
-export async function setOrgQuota(ctx: Ctx, raw: unknown) {
+export async function setOrgQuota(
+  ctx: Ctx,
+  raw: unknown,
+  opts: { precondition?: (current: QuotaLevelsView) => void } = {},
+): Promise<QuotaLevelsView> {
   requireOperator(ctx);
   const input = parseInput(setOrgQuotaSchema, raw);
   return withTx(ctx.tx, async (tx) => {
@@ -54,6 +81,13 @@ export async function setOrgQuota(ctx: Ctx, raw: unknown) {
     await assertModelRegion(tx, k.gpuModelId, k.regionCode);
     await lockQuota(tx, k);
     const before = await quotaStanding(tx, k);
+    opts.precondition?.({
+      ...k,
+      source: before.source,
+      nominalGpus: gpusOfSlices(before.nominal),
+      borrowingLimitGpus: gpusOfSlices(before.borrowingLimit),
+      lendingLimitGpus: before.lendingLimit === null ? null : gpusOfSlices(before.lendingLimit),
+    });
     const newLimit = (input.nominalGpus + input.borrowingLimitGpus) * 7;
     const excess = before.held - Math.max(newLimit, 0);
     const guaranteedNow = Math.min(before.held, before.nominal);
@@ -109,7 +143,13 @@ export async function setOrgQuota(ctx: Ctx, raw: unknown) {
       },
       at: now,
     });
-    return { ...k, ...values };
+    return {
+      ...k,
+      source: "organization" as const,
+      nominalGpus: input.nominalGpus,
+      borrowingLimitGpus: input.borrowingLimitGpus,
+      lendingLimitGpus: input.lendingLimitGpus,
+    };
   });
 }
 

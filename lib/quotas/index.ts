@@ -7,6 +7,8 @@
 
 export {
   createCohort,
+  type QuotaLevelsView,
+  quotaLevelsView,
   type ReclaimPreview,
   removeCohortMember,
   setCohortMember,

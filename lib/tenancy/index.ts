@@ -27,7 +27,15 @@ export {
   resendInvitation,
   revokeInvitation,
 } from "./invitations";
-export { changeMemberRole, leaveOrganization, listMembers, type Member, removeMember } from "./members";
+export {
+  changeMemberRole,
+  getMember,
+  leaveOrganization,
+  listMembers,
+  type Member,
+  type MemberPrecondition,
+  removeMember,
+} from "./members";
 export { createOrganizationWithOwner, slugify } from "./organizations";
 export { createProject, listProjects, type Project, updateProject } from "./projects";
 export { isReservedOrgSlug, RESERVED_ORG_SLUGS } from "./reserved-slugs";

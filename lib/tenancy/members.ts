@@ -9,6 +9,27 @@ import { conflict, forbidden } from "./errors";
 import { changeRoleSchema, memberIdSchema } from "./schemas";
 
 export type Member = { userId: string; name: string; email: string; role: OrgRole; joinedAt: Date };
+/** What a role change or removal may check first (the API's If-Match over the member's role), under the lock. */
+export type MemberPrecondition = { precondition?: (current: { userId: string; role: OrgRole }) => void };
+
+/** One member (any role may look, like the list); someone outside the organization is NotFound. */
+export async function getMember(ctx: Ctx, orgSlug: string, userId: string): Promise<Member> {
+  const access = await requireOrgAccess(ctx, orgSlug, "viewer");
+  const { userId: id } = parseInput(memberIdSchema, { userId });
+  const [row] = await readDb(ctx)
+    .select({
+      userId: users.id,
+      name: users.name,
+      email: users.email,
+      role: memberships.role,
+      joinedAt: memberships.createdAt,
+    })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.orgId, access.org.id), eq(memberships.userId, id)));
+  if (!row) throw new NotFoundError("Member");
+  return row;
+}
 
 /** Everyone in the organization, owners first (the enum's order), then by name. Any member may look. */
 export async function listMembers(ctx: Ctx, orgSlug: string): Promise<Member[]> {
@@ -59,7 +80,12 @@ function assertMayManage(actorRole: OrgRole | undefined, targetRole: OrgRole, ne
   }
 }
 
-export async function changeMemberRole(ctx: Ctx, orgSlug: string, raw: unknown) {
+export async function changeMemberRole(
+  ctx: Ctx,
+  orgSlug: string,
+  raw: unknown,
+  opts: MemberPrecondition = {},
+) {
   const now = nowOf(ctx);
   return inTx(ctx, async (c) => {
     const { tx } = c;
@@ -72,6 +98,8 @@ export async function changeMemberRole(ctx: Ctx, orgSlug: string, raw: unknown) 
     if (!from) throw new NotFoundError("Member");
     const input = parseInput(changeRoleSchema, raw);
     assertMayManage(access.role, from, input.role);
+    // Every role change and removal takes the owners' lock first, so the role read above is current.
+    opts.precondition?.({ userId, role: from });
     if (from === input.role) return { changed: false as const };
     if (from === "owner" && state.ownerCount <= 1) throw conflict(LAST_OWNER, "last_owner");
     // The actor's own role may have changed while we waited for the lock.
@@ -102,7 +130,7 @@ async function deleteMembership(tx: Tx, orgId: string, userId: string, now: Date
 }
 
 /** Remove someone else (admins+; owners only by owners). Removing yourself is leaving. */
-export async function removeMember(ctx: Ctx, orgSlug: string, raw: unknown) {
+export async function removeMember(ctx: Ctx, orgSlug: string, raw: unknown, opts: MemberPrecondition = {}) {
   const input = parseInput(memberIdSchema, raw);
   const now = nowOf(ctx);
   return inTx(ctx, async (c) => {
@@ -115,6 +143,7 @@ export async function removeMember(ctx: Ctx, orgSlug: string, raw: unknown) {
     const role = state.roleOf(input.userId);
     if (!role) throw new NotFoundError("Member");
     assertMayManage(access.role, role);
+    opts.precondition?.({ userId: input.userId, role });
     if (role === "owner" && state.ownerCount <= 1) throw conflict(LAST_OWNER, "last_owner");
     assertMayManage(state.roleOf(access.userId), role);
     await deleteMembership(tx, access.org.id, input.userId, now);

@@ -6,9 +6,9 @@ import { GET as orgQuotas } from "@/app/api/v1/orgs/[org]/quotas/route";
 import type { UserActor } from "@/lib/core";
 import { newFleet, newOrg } from "@/lib/provisioning/__tests__/fixtures";
 import { createQuotaRequest, setOrgQuota } from "@/lib/quotas";
-import { allPages, call, postJson, tokenFor } from "./support";
+import { allPages, call, expectProblem, postJson, tokenFor } from "./support";
 
-// The console's session: operator routes take no token (tokens never carry operator powers).
+// The console's session (admin-scope tokens are tested in admin-tokens.test.ts).
 const session = vi.hoisted(() => ({ actor: null as UserActor | null }));
 vi.mock("@/lib/auth/session", async (orig) => ({
   ...(await orig<Record<string, unknown>>()),
@@ -105,6 +105,49 @@ describe("quota API", () => {
       },
     );
     expect(bad.status).toBe(422);
+    session.actor = null;
+  });
+});
+
+describe("operators' quota levels: ETag and If-Match (issue 10)", () => {
+  it("a PUT with a row's etag after another operator changed the levels is a 412; nothing is written", async () => {
+    const fleet = await newFleet([{ gpus: 8 }]);
+    const o = await newOrg("quota-etag");
+    const op = { actor: { ...(o.actor as UserActor), isOperator: true } };
+    session.actor = op.actor;
+    const k = { orgId: o.org.id, gpuModelId: "h100", regionCode: fleet.region };
+    await setOrgQuota(op, { ...k, nominalGpus: 4, borrowingLimitGpus: 0 });
+    const row = async () =>
+      (
+        await allPages<
+          { orgId: string; regionCode: string; nominalGpus: number; etag: string },
+          Record<string, never>
+        >(adminQuotas, "/admin/quotas?limit=100", {}, { headers: console_ })
+      ).find((r) => r.orgId === o.org.id && r.regionCode === fleet.region);
+    const seen = await row();
+    expect(seen?.etag).toMatch(/^"[\w-]+"$/);
+    const putWith = (ifMatch: string, nominalGpus: number) =>
+      call(
+        putQuota,
+        "/admin/quotas",
+        {},
+        {
+          method: "PUT",
+          headers: { ...console_, "content-type": "application/json", "if-match": ifMatch },
+          body: JSON.stringify({ ...k, nominalGpus, borrowingLimitGpus: 0 }),
+        },
+      );
+    // Another operator raises it meanwhile: our change, made on what we saw, is refused.
+    await setOrgQuota(op, { ...k, nominalGpus: 6, borrowingLimitGpus: 0 });
+    expect((await expectProblem(await putWith(seen?.etag as string, 5), 412)).reason).toBe(
+      "precondition_failed",
+    );
+    expect((await row())?.nominalGpus).toBe(6);
+    const fresh = await row();
+    const ok = await putWith(fresh?.etag as string, 5);
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ nominalGpus: 5, source: "organization" });
+    expect(ok.headers.get("etag")).toBe((await row())?.etag);
     session.actor = null;
   });
 });

@@ -28,7 +28,9 @@ import { instanceLogsQuerySchema, utilizationQuerySchema } from "@/lib/telemetry
 import {
   createdResponses,
   idempotencyHeader,
+  ifMatchHeader,
   json,
+  jsonWithEtag,
   listOf,
   orgParam,
   orgPath,
@@ -133,7 +135,18 @@ const paths: ZodOpenApiPathsObject = {
         "Operators only. Every organization × GPU model × region with a quota of its own or GPUs held.",
       requestParams: { query: pageParams },
       responses: responses(
-        { "200": json("Levels and use", listOf(adminQuotaListSchema.shape.items.element)) },
+        {
+          "200": json(
+            "Levels and use",
+            listOf(
+              adminQuotaListSchema.shape.items.element.extend({
+                etag: z
+                  .string()
+                  .meta({ description: "Send as If-Match on PUT to refuse a lost update (412)" }),
+              }),
+            ),
+          ),
+        },
         [403, 422],
       ),
     },
@@ -141,11 +154,25 @@ const paths: ZodOpenApiPathsObject = {
       tags: ["Operators"],
       summary: "Set an organization's quota",
       description:
-        "Operators only. Going below what the organization holds within its nominal answers 409 with the instances it would reclaim, unless confirmReclaim is true.",
+        "Operators only. Going below what the organization holds within its nominal answers 409 with the instances it would reclaim, unless confirmReclaim is true. With If-Match (a row's `etag` from GET), levels another operator changed since are a 412 and nothing is written.",
+      requestParams: { header: ifMatchHeader },
       requestBody: { required: true, content: { "application/json": { schema: setOrgQuotaSchema } } },
       responses: responses(
-        { "200": json("Saved", adminQuotaListSchema.shape.items.element) },
-        [400, 403, 409, 413, 422],
+        {
+          "200": jsonWithEtag(
+            "Saved",
+            adminQuotaListSchema.shape.items.element.pick({
+              orgId: true,
+              gpuModelId: true,
+              regionCode: true,
+              source: true,
+              nominalGpus: true,
+              borrowingLimitGpus: true,
+              lendingLimitGpus: true,
+            }),
+          ),
+        },
+        [400, 403, 409, 412, 413, 422],
       ),
     },
   },

@@ -5,7 +5,9 @@ import { ASSIGNABLE_ROLES, createProjectSchema, inviteSchema } from "@/lib/tenan
 import {
   createdResponses,
   idempotencyHeader,
+  ifMatchHeader,
   json,
+  jsonWithEtag,
   listOf,
   orgParam,
   orgPath,
@@ -85,18 +87,24 @@ export const teamPaths: ZodOpenApiPathsObject = {
       tags: ["Auto-shutdown"],
       summary: "Set the policy of a scope (admins and owners)",
       description:
-        "Creates or replaces the policy of the body's scope (project and gpuModelId; both empty: the organization's). A scope has one policy, so repeating it is harmless.",
-      requestParams: { path: orgPath },
+        "Creates or replaces the policy of the body's scope (project and gpuModelId; both empty: the organization's). A scope has one policy, so repeating it is harmless. With If-Match (the ETag of GET …/policies/{id}), a policy changed since you read it — or a scope that has none — is a 412 and nothing is written.",
+      requestParams: { path: orgPath, header: ifMatchHeader },
       requestBody: { required: true, content: { "application/json": { schema: policySchema } } },
-      responses: responses({ "200": json("Saved", policyView) }, [400, 403, 413, 422]),
+      responses: responses({ "200": jsonWithEtag("Saved", policyView) }, [400, 403, 412, 413, 422]),
     },
   },
   "/orgs/{org}/auto-shutdown/policies/{id}": {
+    get: {
+      tags: ["Auto-shutdown"],
+      summary: "Get a policy, with its ETag",
+      requestParams: { path: idPath("Policy id") },
+      responses: responses({ "200": jsonWithEtag("The policy", policyView) }),
+    },
     delete: {
       tags: ["Auto-shutdown"],
       summary: "Delete a policy (admins and owners)",
-      requestParams: { path: idPath("Policy id") },
-      responses: responses({ "204": { description: "Deleted; the broader policy applies" } }, [403]),
+      requestParams: { path: idPath("Policy id"), header: ifMatchHeader },
+      responses: responses({ "204": { description: "Deleted; the broader policy applies" } }, [403, 412]),
     },
   },
   "/orgs/{org}/members": {
@@ -108,25 +116,32 @@ export const teamPaths: ZodOpenApiPathsObject = {
     },
   },
   "/orgs/{org}/members/{id}": {
+    get: {
+      tags: ["Members"],
+      summary: "Get a member, with the ETag of their role",
+      requestParams: { path: idPath("The member's user id") },
+      responses: responses({ "200": jsonWithEtag("The member", memberView) }),
+    },
     put: {
       tags: ["Members"],
       summary: "Change a member's role (admins; owners only by owners)",
-      description: "The last owner cannot be demoted (409).",
-      requestParams: { path: idPath("The member's user id") },
+      description:
+        "The last owner cannot be demoted (409). With If-Match (the ETag of GET …/members/{id}), a role changed since you read it is a 412 and nothing is written.",
+      requestParams: { path: idPath("The member's user id"), header: ifMatchHeader },
       requestBody: {
         required: true,
         content: { "application/json": { schema: z.object({ role: z.enum([...ASSIGNABLE_ROLES]) }) } },
       },
       responses: responses(
-        { "200": json("Changed", z.object({ userId: z.uuid(), role })) },
-        [400, 403, 409, 413, 422],
+        { "200": jsonWithEtag("Changed", z.object({ userId: z.uuid(), role })) },
+        [400, 403, 409, 412, 413, 422],
       ),
     },
     delete: {
       tags: ["Members"],
       summary: "Remove a member (admins; owners only by owners)",
-      requestParams: { path: idPath("The member's user id") },
-      responses: responses({ "204": { description: "Removed" } }, [403, 409, 422]),
+      requestParams: { path: idPath("The member's user id"), header: ifMatchHeader },
+      responses: responses({ "204": { description: "Removed" } }, [403, 409, 412, 422]),
     },
   },
   "/orgs/{org}/invitations": {
