@@ -8,6 +8,7 @@ import enCommon from "./en/common.json";
 import enCostNotices from "./en/costNotices.json";
 import enCosts from "./en/costs.json";
 import enInstances from "./en/instances.json";
+import enOperator from "./en/operator.json";
 import enQuotas from "./en/quotas.json";
 import enServices from "./en/services.json";
 import enSettings from "./en/settings.json";
@@ -22,6 +23,7 @@ import esCommon from "./es/common.json";
 import esCostNotices from "./es/costNotices.json";
 import esCosts from "./es/costs.json";
 import esInstances from "./es/instances.json";
+import esOperator from "./es/operator.json";
 import esQuotas from "./es/quotas.json";
 import esServices from "./es/services.json";
 import esSettings from "./es/settings.json";
@@ -43,6 +45,7 @@ const catalogs = {
     ...enSettings,
     ...enShell,
     ...enQuotas,
+    ...enOperator,
     ...enCatalog,
     ...enInstances,
     ...enApi,
@@ -59,6 +62,7 @@ const catalogs = {
     ...esSettings,
     ...esShell,
     ...esQuotas,
+    ...esOperator,
     ...esCatalog,
     ...esInstances,
     ...esApi,

@@ -12,6 +12,7 @@ export default async function AdminLayout({ children }: { children: ReactNode })
   const ctx = await getAdminContext();
   const t = await getTranslations("Admin");
   const tCharts = await getTranslations("Charts");
+  const tPrices = await getTranslations("Prices");
   const orgs = await listMyOrganizations(ctx);
   const items = [
     { href: "/admin", label: t("nav.overview") },
@@ -19,6 +20,7 @@ export default async function AdminLayout({ children }: { children: ReactNode })
     { href: "/admin/fleet", label: t("nav.fleet") },
     { href: "/admin/quotas", label: t("nav.quotas") },
     { href: "/admin/quota-requests", label: t("nav.quotaRequests") },
+    { href: "/admin/prices", label: tPrices("navLabel") },
     { href: "/admin/capacity", label: tCharts("capacity.navLabel") },
     { href: "/admin/outbox", label: t("nav.outbox") },
     { href: "/admin/audit", label: t("nav.audit") },

@@ -10,6 +10,22 @@ export {
   type Offering,
   type OfferingPage,
 } from "./offerings";
+export {
+  cancelPriceChange,
+  PRICE_FIELD_MESSAGES,
+  type ScheduledPrice,
+  type SchedulePriceInput,
+  schedulePriceChange,
+  schedulePriceSchema,
+} from "./price-admin";
+export {
+  listInstanceTypeChoices,
+  listPrices,
+  type PriceFilters,
+  type PriceRow,
+  priceListSchema,
+  priceRowSchema,
+} from "./price-list";
 export { type PriceInForce, priceAt } from "./prices";
 export {
   type GpuModel,

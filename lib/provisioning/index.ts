@@ -19,6 +19,7 @@ export {
   NODE_FIELD_MESSAGES,
   nodeActionSchema,
 } from "./node-admin";
+export { type MigLayout, migLayoutSchema, setNodeMigLayout } from "./node-mig";
 export { currentPrice, type PricingModelDb } from "./offerings";
 export { type Decisions, type PRequest, planPlacements } from "./placement";
 export { policyStop } from "./policy-stop";

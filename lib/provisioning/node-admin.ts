@@ -25,6 +25,7 @@ export const NODE_FIELD_MESSAGES = fieldMessages("NodeFieldErrors", {
   ramInvalid: "Enter 1 to 16384 GiB of memory",
   migInvalid: "Enter 0 up to the node's GPU count",
   migUnsupported: "This GPU model has no MIG profiles",
+  migIndexInvalid: "Choose GPUs of this node",
   reasonInvalid: "Say why in at most 500 characters",
 });
 const M = NODE_FIELD_MESSAGES;

@@ -24,6 +24,7 @@ export const API_ACCESS: Record<string, Level> = {
   "POST /api/v1/admin/tenants/[org]/reactivate": "operator",
   "POST /api/v1/admin/nodes/[id]/drain": "operator",
   "POST /api/v1/admin/nodes/[id]/fail": "operator",
+  "PUT /api/v1/admin/nodes/[id]/mig-layout": "operator",
   "GET /api/v1/admin/nodes": "operator",
   "POST /api/v1/admin/nodes": "operator",
   "GET /api/v1/admin/audit/export": "operator",
@@ -34,6 +35,9 @@ export const API_ACCESS: Record<string, Level> = {
   "GET /api/v1/admin/quota-requests": "operator",
   "POST /api/v1/admin/quota-requests/[id]/approve": "operator",
   "POST /api/v1/admin/quota-requests/[id]/deny": "operator",
+  "GET /api/v1/admin/prices": "operator",
+  "POST /api/v1/admin/prices": "operator",
+  "DELETE /api/v1/admin/prices/[id]": "operator",
   "GET /api/v1/orgs/[org]/catalog/offerings": "viewer",
   "GET /api/v1/orgs/[org]/projects": "viewer",
   "POST /api/v1/orgs/[org]/projects": "admin",
@@ -151,6 +155,7 @@ export const PAGE_ACCESS: Record<string, Level> = {
   "/admin/fleet/nodes/new": "operator",
   "/admin/fleet/nodes/[id]": "operator",
   "/admin/outbox": "operator",
+  "/admin/prices": "operator",
   "/admin/outbox/[id]": "operator",
   "/admin/quotas": "operator",
   "/admin/quota-requests": "operator",
@@ -215,6 +220,9 @@ export const ACTION_ACCESS: Record<string, Level> = {
   "admin/fleet/actions.ts#drainNodeAction": "operator",
   "admin/fleet/actions.ts#failNodeAction": "operator",
   "admin/fleet/actions.ts#activateNodeAction": "operator",
+  "admin/fleet/actions.ts#setMigLayoutAction": "operator",
+  "admin/prices/actions.ts#schedulePriceAction": "operator",
+  "admin/prices/actions.ts#cancelPriceAction": "operator",
 };
 
 const ORDER: OrgLevel[] = ["viewer", "member", "admin", "owner"];

@@ -3,6 +3,7 @@ import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { OrgRole } from "@/lib/access";
 import { setAutoShutdownPolicy } from "@/lib/autoshutdown";
 import { createBudget } from "@/lib/budgets";
+import { schedulePriceChange } from "@/lib/catalog";
 import type { Ctx, UserActor } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { memberships } from "@/lib/db/schema";
@@ -350,7 +351,39 @@ export const ACTION_CALLS: Record<string, Recipe> = {
   "admin/fleet/actions.ts#drainNodeAction": () => nodeVerbCall("active"),
   "admin/fleet/actions.ts#failNodeAction": () => nodeVerbCall("active"),
   "admin/fleet/actions.ts#activateNodeAction": () => nodeVerbCall("draining"),
+  "admin/fleet/actions.ts#setMigLayoutAction": async () => {
+    const fleet = await newFleet([{ gpus: 1 }]);
+    const nodeId = (fleet.nodes[0] as { id: string }).id;
+    return {
+      args: [null, form({ nodeId, migGpu: "0" })],
+      watch: sql`select mig_enabled::text as v from node_gpus where node_id = ${nodeId}`,
+    };
+  },
+
+  // Price actions touch no organization's rows: the region's price rows are watched.
+  "admin/prices/actions.ts#schedulePriceAction": (o) => ({
+    args: [null, form({ ...priceChange(o), usdPerHour: "3.1" })],
+    watch: sql`select count(*)::text as v from prices where region_code = ${o.fleet.region}`,
+  }),
+  "admin/prices/actions.ts#cancelPriceAction": async (o) => {
+    const change = await schedulePriceChange(o.operator, { ...priceChange(o), usdPerHour: 3.2 });
+    return {
+      args: [null, form({ priceId: change.id })],
+      watch: sql`select count(*)::text as v from prices where id = ${change.id}`,
+    };
+  },
 };
+
+/** A change of the fleet's h100.1x on-demand price at a time of its own (a taken time is a conflict). */
+function priceChange(o: ActionOrg) {
+  const at = new Date(Date.now() + 86_400_000 * (1 + Math.floor(Math.random() * 10_000)));
+  return {
+    instanceTypeId: "h100.1x",
+    regionCode: o.fleet.region,
+    pricingModel: "on_demand",
+    effectiveFrom: at.toISOString(),
+  };
+}
 
 /** A node of its own (one GPU, in a region of its own) for a drain, failure or return to service. */
 async function nodeVerbCall(status: "active" | "draining"): Promise<ActionCall> {

@@ -2,10 +2,12 @@ import { getTranslations } from "next-intl/server";
 import { PageHeader } from "@/components/admin/page-header";
 import { parseRange, RangeSelector, summarize, TimeSeriesChart } from "@/components/charts";
 import { ChartFilters } from "@/components/charts/chart-filters";
+import { getCapacityPlan } from "@/lib/admin";
 import { listGpuModels, listRegions } from "@/lib/catalog";
 import { fleetCapacitySeries } from "@/lib/telemetry";
 import { first, getAdminContext, type SearchParams } from "../admin-context";
 import { type CapacityRow, CapacityTable } from "./capacity-table";
+import { CapacityPlanTable } from "./plan-table";
 
 /** Past this many region × model charts the page asks for narrower filters; the table still lists them all. */
 const MAX_CHARTS = 8;
@@ -22,7 +24,7 @@ export default async function CapacityPage({ searchParams }: { searchParams: Sea
   const regionCode = regions.find((r) => r.code === first(sp.region))?.code;
   const gpuModelId = models.find((m) => m.id === first(sp.model))?.id;
   const range = parseRange(first(sp.range), "7d");
-  const fleet = await fleetCapacitySeries(ctx, { range });
+  const [fleet, plan] = await Promise.all([fleetCapacitySeries(ctx, { range }), getCapacityPlan(ctx)]);
 
   const regionName = new Map(regions.map((r) => [r.code, r.name]));
   const modelName = new Map(models.map((m) => [m.id, m.name]));
@@ -82,6 +84,11 @@ export default async function CapacityPage({ searchParams }: { searchParams: Sea
         />
         <RangeSelector value={range} />
       </div>
+      <CapacityPlanTable
+        rows={plan.filter(
+          (r) => (!regionCode || r.regionCode === regionCode) && (!gpuModelId || r.gpuModelId === gpuModelId),
+        )}
+      />
       {pairs.length === 0 ? (
         <p className="text-sm text-slate-600 dark:text-slate-400">{t("capacity.noPairs")}</p>
       ) : (

@@ -2,7 +2,8 @@
 
 import { adminFormAction } from "@/app/_kit/admin-action";
 import { say } from "@/app/_kit/org-action";
-import { activateNode, addNode, drainNode, failNode } from "@/lib/provisioning";
+import type { ActionResult } from "@/lib/core";
+import { activateNode, addNode, drainNode, failNode, setNodeMigLayout } from "@/lib/provisioning";
 
 const area = "Fleet.errors";
 const nodePage = (input: Record<string, unknown>) => `/admin/fleet/nodes/${String(input.nodeId ?? "")}`;
@@ -32,3 +33,15 @@ const verb = (label: string, run: typeof drainNode) =>
 export const drainNodeAction = verb("drainNode", drainNode);
 export const failNodeAction = verb("failNode", failNode);
 export const activateNodeAction = verb("activateNode", activateNode);
+
+/** The MIG layout form: one checkbox `migGpu` per GPU, every checked index in MIG mode. */
+export async function setMigLayoutAction(prev: ActionResult<unknown> | null, fd: FormData) {
+  const migGpus = fd.getAll("migGpu").map(String);
+  return adminFormAction<unknown>(
+    { label: "setMigLayout", area, revalidate: nodePage, fields: ["nodeId"] },
+    async (ctx, input) => {
+      await setNodeMigLayout(ctx, String(input.nodeId ?? ""), { migGpus });
+      return { message: await say("Fleet", "migLayoutSaved") };
+    },
+  )(prev, fd);
+}

@@ -9,6 +9,7 @@ import {
   launchPreviewQuerySchema,
   launchSpecSchema,
   listInstancesSchema,
+  migLayoutSchema,
   nodeActionSchema,
   suspendSchema,
 } from "@/lib/provisioning";
@@ -38,6 +39,7 @@ import {
   responses,
 } from "./parts";
 import { budgetPaths } from "./paths-budgets";
+import { pricePaths } from "./paths-prices";
 import { resourcePaths } from "./paths-resources";
 import { servicePaths } from "./paths-services";
 import { createProjectOperation, teamPaths } from "./paths-team";
@@ -374,6 +376,20 @@ const paths: ZodOpenApiPathsObject = {
       "No new placements there; its running instances get the spot notice, then stop or are requeued per auto-recover.",
     ),
   },
+  "/admin/nodes/{id}/mig-layout": {
+    put: {
+      tags: ["Operators"],
+      summary: "Change the MIG layout of an idle node",
+      description:
+        "Platform operators only, with the console session. `migGpus` lists the GPU indexes to put in MIG mode (7 slices each); every other GPU holds whole-GPU instances. Refused (409, reason `node_busy`) while any instance holds GPUs on the node; the scheduler places on the new layout from its next pass.",
+      requestParams: { path: nodePath },
+      requestBody: { required: true, content: { "application/json": { schema: migLayoutSchema } } },
+      responses: responses(
+        { "200": json("The new layout", z.object({ nodeId: z.uuid(), migGpus: z.array(z.number().int()) })) },
+        [400, 403, 409, 413, 422],
+      ),
+    },
+  },
   "/admin/nodes/{id}/fail": {
     post: nodeVerb(
       "Mark a node failed",
@@ -669,7 +685,15 @@ export function openApiDocument() {
           },
         },
       },
-      paths: { ...paths, ...budgetPaths, ...resourcePaths, ...servicePaths, ...teamPaths, ...webhookPaths },
+      paths: {
+        ...paths,
+        ...budgetPaths,
+        ...pricePaths,
+        ...resourcePaths,
+        ...servicePaths,
+        ...teamPaths,
+        ...webhookPaths,
+      },
     },
     {
       // Query values arrive as strings and JSON carries dates as ISO text: document coerced dates that way.

@@ -5,6 +5,7 @@ import { EmptyState, HeaderRow, PageHeader, tableClass, tdClass } from "@/compon
 import { getNode } from "@/lib/admin";
 import { NotFoundError } from "@/lib/core";
 import { getAdminContext } from "../../../admin-context";
+import { MigLayoutForm } from "./mig-layout-form";
 import { NodeActions } from "./node-actions";
 
 /** One node: its state, GPUs with their MIG mode and holders, the instances on it, drain / fail / reactivate. */
@@ -128,6 +129,15 @@ export default async function NodePage({ params }: { params: Promise<{ id: strin
           </tbody>
         </table>
       </section>
+      {node.migProfiles.length > 0 && (
+        <section className="mb-8">
+          <MigLayoutForm
+            nodeId={node.id}
+            gpus={node.gpus.map((g) => ({ index: g.index, migEnabled: g.migEnabled }))}
+            busyInstances={new Set(node.gpus.flatMap((g) => g.holders.map((h) => h.instanceId))).size}
+          />
+        </section>
+      )}
     </>
   );
 }
