@@ -38,10 +38,9 @@ test("the operator schedules a price change against the market median, and cance
       .getByRole("link", { name: "Prices" })
       .click();
     await expect(op.page.getByRole("heading", { name: "Prices", level: 1 })).toBeVisible();
-    const filters = op.page.getByRole("form", { name: "Show prices" });
-    await filters.getByLabel("Region shown").selectOption("eu-es-mad1");
-    await filters.getByLabel("GPU model shown").selectOption("l4");
-    await filters.getByRole("button", { name: "Show" }).click();
+    await op.page.getByLabel("Region shown").selectOption("eu-es-mad1");
+    await op.page.getByLabel("GPU model shown").selectOption("l4");
+    await op.page.getByRole("button", { name: "Apply filters" }).click();
     await expect(op.page).toHaveURL(/region=eu-es-mad1&gpu=l4/);
     const table = op.page.getByRole("table", { name: "Prices in force and scheduled changes" });
     const spotRow = table.getByRole("row", { name: /^l4\.1x.*Spot/ });

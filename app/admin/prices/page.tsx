@@ -1,18 +1,16 @@
-import Form from "next/form";
 import { getNow, getTranslations } from "next-intl/server";
 import { EmptyState, PageHeader } from "@/components/admin/page-header";
+import { ChartFilters } from "@/components/charts/chart-filters";
 import { listInstanceTypeChoices, listPrices } from "@/lib/catalog";
 import { quotaChoices } from "@/lib/quotas";
 import { first, getAdminContext, type SearchParams } from "../admin-context";
 import { SchedulePriceForm } from "./price-form";
 import { PriceTable } from "./price-table";
 
-const control =
-  "rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-900";
-
 /**
- * Operators' prices: one region's price book at a time (the first region unless the URL names one, so the
- * page stays a readable size), filtered by GPU model, with the form that schedules a change.
+ * Operators' prices: one region's price book at a time unless "All" is asked for (the first region when the
+ * URL names none, so the page opens at a readable size), filtered by GPU model, with the form that schedules
+ * a change.
  */
 export default async function PricesPage({ searchParams }: { searchParams: SearchParams }) {
   const ctx = await getAdminContext();
@@ -23,7 +21,9 @@ export default async function PricesPage({ searchParams }: { searchParams: Searc
     getTranslations("Prices"),
     getNow(),
   ]);
-  const region = first(sp.region)?.trim() || choices.regions[0]?.code;
+  // No region in the URL: the first one; an explicit empty one ("All"): every region.
+  const asked = first(sp.region);
+  const region = asked === undefined ? choices.regions[0]?.code : asked.trim() || undefined;
   const gpuModel = first(sp.gpu)?.trim() || undefined;
   const rows = await listPrices({ ...ctx, now: () => now }, { region, gpuModel });
   const regionOptions = choices.regions.map((r) => ({ value: r.code, label: `${r.code} — ${r.name}` }));
@@ -35,35 +35,22 @@ export default async function PricesPage({ searchParams }: { searchParams: Searc
         regions={regionOptions}
         region={region}
       />
-      <Form action="/admin/prices" className="mb-4 flex flex-wrap items-end gap-3" aria-label={t("filters")}>
-        <label className="flex flex-col gap-1 text-sm">
-          <span>{t("showRegion")}</span>
-          <select name="region" defaultValue={region ?? ""} className={control}>
-            {regionOptions.map((r) => (
-              <option key={r.value} value={r.value}>
-                {r.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="flex flex-col gap-1 text-sm">
-          <span>{t("showGpu")}</span>
-          <select name="gpu" defaultValue={gpuModel ?? ""} className={control}>
-            <option value="">{t("allGpus")}</option>
-            {choices.models.map((m) => (
-              <option key={m.id} value={m.id}>
-                {m.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button
-          type="submit"
-          className="rounded-md bg-orange-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-orange-800"
-        >
-          {t("apply")}
-        </button>
-      </Form>
+      <div className="mb-4">
+        <ChartFilters
+          action="/admin/prices"
+          legend={t("filters")}
+          keep={{}}
+          selects={[
+            { name: "region", label: t("showRegion"), value: region ?? "", options: regionOptions },
+            {
+              name: "gpu",
+              label: t("showGpu"),
+              value: gpuModel,
+              options: choices.models.map((m) => ({ value: m.id, label: m.name })),
+            },
+          ]}
+        />
+      </div>
       {rows.length === 0 ? (
         <EmptyState title={t("empty")} body={t("emptyHint")} />
       ) : (
