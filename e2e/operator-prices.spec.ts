@@ -106,10 +106,17 @@ test("the capacity page plans per region and GPU model, with its method", async 
     await expect(op.page.getByRole("heading", { name: "Where to add GPUs next" })).toBeVisible();
     await expect(op.page.getByText(/least-squares line through those 30 peaks/)).toBeVisible();
     const plan = op.page.getByRole("table", { name: /Capacity, commitments and forecast/ });
-    const row = plan.getByRole("row", { name: /NVIDIA L4/ });
-    // The seed's two L4 nodes of 8 GPUs each in Madrid.
-    await expect(row.getByRole("cell").nth(1)).toHaveText("16");
-    await expect(row.getByRole("cell").nth(6)).toHaveText(/Already full|Not expected|\(in \d+ days?\)/);
+    const row = plan.getByRole("row", { name: /^eu-es-mad1 L4 / });
+    // The same capacity as the charts' table beside it (active nodes' GPUs).
+    const charts = op.page.getByRole("table", { name: /capacity/i }).filter({ hasText: "Capacity now" });
+    const capacityNow = await charts
+      .getByRole("row", { name: /^Madrid L4 / })
+      .getByRole("cell")
+      .nth(1)
+      .textContent();
+    await expect(row.getByRole("cell").nth(1)).toHaveText(capacityNow ?? "");
+    await expect(row.getByRole("cell").nth(5)).toHaveText(/^(No waits|[\d.]+ (s|min|h))$/);
+    await expect(row.getByRole("cell").nth(7)).toHaveText(/Already full|Not expected|\(in \d+ days?\)/);
     await expectAccessible(op.page);
   } finally {
     await op.close();

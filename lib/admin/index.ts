@@ -1,8 +1,6 @@
 /** The platform operator's read models. Every function refuses anyone but an operator (requireOperator). */
 export { exportPlatformAuditCsv, listPlatformAuditLog, type PlatformAuditFilters } from "@/lib/audit";
 export type { Paged } from "@/lib/core";
-export { linearTrend, type Trend } from "./capacity-forecast";
-export { type CapacityPlanRow, getCapacityPlan, PLAN_DAYS } from "./capacity-plan";
 export { type FleetJurisdiction, type FleetModelRow, type FleetRegion, getFleet } from "./fleet";
 export {
   getNode,

@@ -3,6 +3,9 @@
  * logs, energy, queue-time and fleet-capacity analytics, and the demo history back-fill. Framework-free; the
  * worker, route handlers and pages call these.
  */
+
+export { linearTrend, type Trend } from "./capacity-forecast";
+export { type CapacityPlanRow, getCapacityPlan, PLAN_DAYS } from "./capacity-plan";
 export { seedDemoHistory } from "./demo-seed";
 export { energyKwh } from "./energy";
 export {

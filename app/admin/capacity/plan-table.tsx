@@ -1,6 +1,7 @@
 import { getFormatter, getTranslations } from "next-intl/server";
 import { EmptyState, HeaderRow, tableClass, tdClass } from "@/components/admin/page-header";
-import type { CapacityPlanRow } from "@/lib/admin";
+import { waitParts } from "@/components/charts/wait-duration";
+import type { CapacityPlanRow } from "@/lib/telemetry";
 
 /**
  * Capacity planning: per region × GPU model, capacity against committed quota, use and queue now, and the
@@ -10,6 +11,11 @@ export async function CapacityPlanTable({ rows }: { rows: CapacityPlanRow[] }) {
   const [t, format] = await Promise.all([getTranslations("CapacityPlan"), getFormatter()]);
   const gpus = (v: number) => format.number(v, { maximumFractionDigits: 2 });
   const num = `${tdClass} text-right tabular-nums`;
+  const wait = (seconds: number | null) => {
+    if (seconds === null) return t("noWaits");
+    const p = waitParts(seconds);
+    return t("waitValue", { value: format.number(p.value), unit: p.unit });
+  };
   const runsOut = (r: CapacityPlanRow) => {
     if (r.capacityGpus === 0) return t("noCapacity");
     if (r.daysToFull === 0) return t("runsOutNow");
@@ -40,7 +46,17 @@ export async function CapacityPlanTable({ rows }: { rows: CapacityPlanRow[] }) {
             <caption className="sr-only">{t("caption")}</caption>
             <HeaderRow
               labels={(
-                ["region", "model", "capacity", "committed", "used", "queued", "trend", "runsOut"] as const
+                [
+                  "region",
+                  "model",
+                  "capacity",
+                  "committed",
+                  "used",
+                  "queued",
+                  "waitP95",
+                  "trend",
+                  "runsOut",
+                ] as const
               ).map((k) => t(`col.${k}`))}
             />
             <tbody>
@@ -63,6 +79,7 @@ export async function CapacityPlanTable({ rows }: { rows: CapacityPlanRow[] }) {
                   </td>
                   <td className={num}>{gpus(r.usedGpus)}</td>
                   <td className={num}>{gpus(r.queuedGpus)}</td>
+                  <td className={num}>{wait(r.waitP95Seconds)}</td>
                   <td className={num}>
                     {t("trendValue", {
                       sign: r.slopePerDay > 0 ? "+" : "",

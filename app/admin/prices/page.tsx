@@ -31,6 +31,8 @@ export default async function PricesPage({ searchParams }: { searchParams: Searc
     <>
       <PageHeader title={t("title")} description={t("description")} />
       <SchedulePriceForm
+        // A new region in the URL is a new form: its preselected region follows the page's.
+        key={region ?? "all"}
         types={types.map((x) => ({ value: x.id, label: `${x.id} (${x.gpuModelName})` }))}
         regions={regionOptions}
         region={region}

@@ -1,12 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { describe, expect, it } from "vitest";
-import { getCapacityPlan, linearTrend } from "@/lib/admin";
-import { ForbiddenError } from "@/lib/core";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ForbiddenError, systemCtx } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { gpuAllocations, quotas } from "@/lib/db/schema";
-import { launch } from "@/lib/provisioning";
+import { createFixedProvider, launch, placeQueuedInstances, setProvider } from "@/lib/provisioning";
+import { getCapacityPlan, linearTrend } from "@/lib/telemetry";
+import { makeUser } from "../../admin/__tests__/fixtures";
 import { newFleet, newOrg, notebookSpec, testClock } from "../../provisioning/__tests__/fixtures";
-import { makeUser } from "./fixtures";
+
+beforeAll(() => setProvider(createFixedProvider({ provisionMs: 10_000, stopMs: 5_000, terminateMs: 2_000 })));
 
 describe("the capacity trend", () => {
   it("fits a least-squares line through the daily peaks and extends it to the capacity", () => {
@@ -56,15 +58,26 @@ describe("capacity planning", () => {
         // Before the window and over: not counted.
         held(3, "2029-11-01T00:00:00Z", "2029-11-02T00:00:00Z"),
       ]);
+    // One instance waits 10 minutes and is placed (a second GPU in use today); another stays queued.
+    await launch(a.ctx, a.slug, notebookSpec(fleet.region));
+    clock.advance(600_000);
+    await placeQueuedInstances(systemCtx("scheduler", { now: clock.now }), { regionCode: fleet.region });
     await launch(a.ctx, a.slug, notebookSpec(fleet.region, { instanceType: "h100.2x" }));
 
     const plan = await getCapacityPlan(op);
     const row = plan.find((r) => r.regionCode === fleet.region && r.gpuModelId === "h100");
-    expect(row).toMatchObject({ capacityGpus: 4, committedGpus: 7, usedGpus: 1, queuedGpus: 2 });
+    expect(row).toMatchObject({
+      capacityGpus: 4,
+      committedGpus: 7,
+      usedGpus: 2,
+      queuedGpus: 2,
+      waitP95Seconds: 600,
+    });
     expect(row?.dailyPeaks).toHaveLength(30);
     expect(row?.dailyPeaks.slice(0, 26).every((v) => v === 0)).toBe(true);
-    // Jan 3 peak 2; Jan 4 carries the 1 still held; Jan 5: 1 (released in the morning, another at night); Jan 6: 1.
-    expect(row?.dailyPeaks.slice(26)).toEqual([2, 1, 1, 1]);
+    // Jan 3 peak 2; Jan 4 carries the 1 still held; Jan 5: 1 (released in the morning, another at night);
+    // Jan 6: 2 (the one held since 08:00 and the instance placed at 09:10).
+    expect(row?.dailyPeaks.slice(26)).toEqual([2, 1, 1, 2]);
     const trend = linearTrend(row?.dailyPeaks ?? [], 4);
     expect(row?.daysToFull).toBe(trend.daysToFull);
     expect(row?.slopePerDay).toBeGreaterThan(0);

@@ -4,6 +4,7 @@ import { requireOperator } from "@/lib/access";
 import { type Ctx, nowOf } from "@/lib/core";
 import { readDb } from "@/lib/db/client";
 import { linearTrend } from "./capacity-forecast";
+import { waitsCte } from "./queue";
 
 const DAY_MS = 86_400_000;
 export const PLAN_DAYS = 30;
@@ -20,6 +21,8 @@ export type CapacityPlanRow = {
   usedGpus: number;
   /** GPUs the queued instances wait for. */
   queuedGpus: number;
+  /** 95th percentile of the queue waits that ended in the last 30 days (seconds); null when none did. */
+  waitP95Seconds: number | null;
   /** Peak GPUs in use on each of the last 30 UTC days, oldest first (today last). */
   dailyPeaks: number[];
   slopePerDay: number;
@@ -42,7 +45,8 @@ type Peak = { region: string; model: string; day: string; peak: number; last: nu
 
 /**
  * Capacity planning per region × GPU model, for operators: capacity, committed quota, use and queue demand
- * now, and a forecast of when capacity runs out from the trend of the daily peak in use over the last 30 days.
+ * now, the queue-time p95 of the last 30 days (the queue charts' definition of a wait), and a forecast of when
+ * capacity runs out from the trend of the daily peak in use over the last 30 days.
  * The peak is exact (a running sum over allocation starts and ends, in SQL), not sampled.
  */
 export async function getCapacityPlan(ctx: Ctx): Promise<CapacityPlanRow[]> {
@@ -92,6 +96,12 @@ export async function getCapacityPlan(ctx: Ctx): Promise<CapacityPlanRow[]> {
       (max(level) / 7.0)::float8 as peak,
       ((array_agg(level order by t desc, d desc))[1] / 7.0)::float8 as last
     from run group by 1, 2, 3`);
+  const waits = await exec.execute<{ region: string; model: string; p95: number }>(sql`
+    with ${waitsCte(from, now, sql`true`)}
+    select region_code as region, gpu_model_id as model,
+      (percentile_cont(0.95) within group (order by wait_s))::float8 as p95
+    from waits group by 1, 2`);
+  const p95 = new Map(waits.rows.map((w) => [`${w.region}/${w.model}`, Math.round(Number(w.p95))]));
   const byPool = new Map<string, Map<number, { peak: number; last: number }>>();
   for (const r of peaks.rows) {
     const k = `${r.region}/${r.model}`;
@@ -119,6 +129,7 @@ export async function getCapacityPlan(ctx: Ctx): Promise<CapacityPlanRow[]> {
       committedGpus: Number(p.committed),
       usedGpus: round(Number(p.used)),
       queuedGpus: round(Number(p.queued)),
+      waitP95Seconds: p95.get(`${p.region}/${p.model}`) ?? null,
       dailyPeaks,
       slopePerDay: trend.slopePerDay,
       daysToFull: trend.daysToFull,
