@@ -127,6 +127,95 @@ describe("quota gate", () => {
     expect(out.reasons.has("l2")).toBe(false);
   });
 
+  it("reclaims what is marked borrowed before unmarked work of lower priority, youngest first among equals", () => {
+    const { orgs, levels, held } = lenderAndBorrower();
+    // b holds 6 of its nominal 2: g (unmarked, priority −1) and two marked borrowed; l needs 2 GPUs back.
+    const holders = [holder("g", -1, 0, false), holder("m1", 0, 1), holder("m2", 0, 2)];
+    const out = gateQueue(input({ orgs, levels, held, holders, requests: [req("l1", "l", 2)] }));
+    expect(out.reclaim).toEqual(["m2"]);
+  });
+
+  it("never reclaims work of an organization within its nominal, whatever its priority", () => {
+    // b holds 6 of 2 (nothing marked, e.g. after a cut); c holds 2 of its 4 at the lowest priority. l takes its
+    // nominal back: 2 GPUs must return, and they come from b, the one over nominal.
+    const orgs = new Map(["l", "b", "c"].map((o) => [o, { cohortId: "k", weight: 1 }]));
+    const levels = { "l/m": lvl(4), "b/m": lvl(2, 4), "c/m": lvl(4) };
+    const held = new Map([
+      ["b/m", 6 * G],
+      ["c/m", 2 * G],
+    ]);
+    const holders = [
+      { ...holder("c1", -5, 0, false), orgId: "c" },
+      holder("b1", 0, 1, false),
+      holder("b2", 0, 2, false),
+      holder("b3", 0, 3, false),
+    ];
+    const out = gateQueue(input({ orgs, levels, held, holders, requests: [req("l1", "l", 4)] }));
+    expect(out.reclaim).toEqual(["b3"]);
+  });
+
+  it("orders borrowers by their dominant share: the largest over the region's GPU models", () => {
+    // Both borrow model n from c. Cohort nominal is 8 GPUs of n and 8 of m; a holds n, b holds its own m.
+    const orgs = new Map(["a", "b", "c"].map((o) => [o, { cohortId: "k", weight: 1 }]));
+    const levels = {
+      "a/n": lvl(0, 8),
+      "b/n": lvl(0, 8),
+      "c/n": lvl(8),
+      "a/m": lvl(0),
+      "b/m": lvl(4),
+      "c/m": lvl(4),
+    };
+    const requests = [
+      { ...req("a1", "a"), modelId: "n" },
+      { ...req("b1", "b"), modelId: "n" },
+    ];
+    const order = (aOnN: number, bOnM: number) => {
+      const held = new Map([
+        ["a/n", aOnN * G],
+        ["b/m", bOnM * G],
+      ]);
+      const holders = [
+        { ...holder("an", 0, 0), orgId: "a", modelId: "n", slices: aOnN * G },
+        { ...holder("bm", 0, 0, false), modelId: "m", slices: bOnM * G },
+      ];
+      return gateQueue(input({ orgs, levels, held, holders, requests })).admitted.map((x) => x.id);
+    };
+    // a 4/8 on n vs b 2/8 on m: b first (looking at m only would put a first).
+    expect(order(4, 2)).toEqual(["b1", "a1"]);
+    // a 2/8 on n vs b 4/8 on m: a first (looking at the requested n only would put b first).
+    expect(order(2, 4)).toEqual(["a1", "b1"]);
+  });
+
+  it("says over the borrowing limit when the cohort could lend but the organization may not take more", () => {
+    const { orgs, levels, held } = lenderAndBorrower();
+    const out = gateQueue(input({ orgs, levels, held, requests: [req("b1", "b", 1)] }));
+    expect(out.reasons.get("b1")).toMatchObject({
+      code: "over_borrowing_limit",
+      params: { nominal: 2, borrowingLimit: 4, inUse: 6, requested: 1 },
+    });
+  });
+
+  it("lets an organization outside any cohort borrow nothing, whatever its borrowing limit", () => {
+    // It left its cohort with a borrowing limit still set: beyond nominal it waits.
+    const orgs = new Map([["x", { cohortId: null, weight: 1 }]]);
+    const out = gateQueue(input({ orgs, levels: { "x/m": lvl(1, 4) }, requests: [req("x1", "x", 2)] }));
+    expect(out.admitted).toEqual([]);
+    expect(out.reasons.get("x1")).toMatchObject({
+      code: "over_nominal_nothing_to_borrow",
+      params: { borrowingLimit: 0 },
+    });
+  });
+
+  it("clears borrowed marks of an organization back at (or under) its nominal, not of one still over it", () => {
+    const orgs = new Map(["a", "b"].map((o) => [o, { cohortId: "k", weight: 1 }]));
+    const levels = { "a/m": lvl(2, 4), "b/m": lvl(2, 4) };
+    const held = new Map([
+      ["a/m", 2 * G],
+      ["b/m", 3 * G],
+    ]);
+    expect(gateQueue(input({ orgs, levels, held })).withinNominal).toEqual(["a/m"]);
+  });
+
   it("gives one reason to each request it holds back", () => {
     const orgs = new Map([
       ["o", { cohortId: null, weight: 1 }],
