@@ -51,16 +51,21 @@ export async function projectSpend(
       trend: string;
       hours: string;
     }>(sql`
-      select u.org_id, u.project_id,
-        coalesce(sum(u.amount) filter (where u.period_start >= ${monthStart}), 0) as mtd,
-        coalesce(sum(u.amount) filter (where u.period_start >= ${trendFrom}), 0) as trend,
-        -- One denominator per organization (its metered hours in the window since its first usage), so the
-        -- projects' rates add up to the organization's.
-        greatest(1, extract(epoch from coalesce(max(c.metered_until), ${now}::timestamptz)
-          - greatest(${trendFrom}::timestamptz, min(min(u.period_start)) over (partition by u.org_id))) / 3600) as hours
-      from usage_records u left join metering_cursors c on c.org_id = u.org_id
-      where ${orgFilter(scope, sql`u.org_id`)} and u.period_start >= ${since} and u.period_start < ${now}
-      group by u.org_id, u.project_id`),
+      with g as (
+        select u.org_id, u.project_id,
+          coalesce(sum(u.amount) filter (where u.period_start >= ${monthStart}), 0) as mtd,
+          coalesce(sum(u.amount) filter (where u.period_start >= ${trendFrom}), 0) as trend,
+          min(u.period_start) as first_start
+        from usage_records u
+        where ${orgFilter(scope, sql`u.org_id`)} and u.period_start >= ${since} and u.period_start < ${now}
+        group by u.org_id, u.project_id
+      )
+      -- The cursor is joined to the groups, not to every ledger row. One denominator per organization (its
+      -- metered hours in the window since its first usage), so the projects' rates add up to the organization's.
+      select g.org_id, g.project_id, g.mtd, g.trend,
+        greatest(1, extract(epoch from coalesce(c.metered_until, ${now}::timestamptz)
+          - greatest(${trendFrom}::timestamptz, min(g.first_start) over (partition by g.org_id))) / 3600) as hours
+      from g left join metering_cursors c on c.org_id = g.org_id`),
     exec.execute<{ org_id: string; project_id: string; accrued: string }>(accrualSql(scope, now, monthStart)),
     exec.execute<{ org_id: string; project_id: string | null; burn: string }>(burnSql(scope, now)),
   ]);
