@@ -9303,6 +9303,7 @@ export interface components {
                 borrowedGpus: number;
                 borrowingLimitGpus: number;
                 fromDefault: boolean;
+                gpuModelId: string;
                 /** @description Part of this launch within nominal */
                 guaranteedGpus: number;
                 leftGpus: number;
@@ -9310,6 +9311,7 @@ export interface components {
                 limitGpus: number;
                 /** @description Guaranteed quota */
                 nominalGpus: number;
+                regionCode: string;
                 usedGpus: number;
             };
             regionCode: string;

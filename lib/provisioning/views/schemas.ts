@@ -160,6 +160,8 @@ export const launchPreviewSchema = z
     prices: z.record(pricingModel, z.number().nullable()),
     allowed: z.boolean(),
     quota: z.object({
+      gpuModelId: z.string(),
+      regionCode: z.string(),
       limitGpus: z.number().meta({ description: "Nominal plus borrowing limit" }),
       nominalGpus: z.number().meta({ description: "Guaranteed quota" }),
       borrowingLimitGpus: z.number(),
