@@ -58,8 +58,8 @@ async function autoscaleOne(ctx: Ctx, serviceId: string) {
       where o.id = ${svc.orgId}`);
     const names = info.rows[0];
     if (!names) return null;
-    const live = await endLostReplicas(tx, svc, await replicaRows(tx, svc.id), now);
-    if (svc.deletedAt) return { svc, live, desired: 0, names, decided: false };
+    const { live, reclaimed } = await endLostReplicas(tx, svc, await replicaRows(tx, svc.id), now);
+    if (svc.deletedAt) return { svc, live, reclaimed, desired: 0, names, decided: false };
 
     const s = svc.spec;
     const load = await observedLoad(tx, svc.id, now, s.scaleToZeroGraceSeconds);
@@ -117,6 +117,7 @@ async function autoscaleOne(ctx: Ctx, serviceId: string) {
     return {
       svc: { ...svc, desiredReplicas: d.desired },
       live,
+      reclaimed,
       desired: d.desired,
       names,
       decided: d.kind !== "none",
@@ -125,7 +126,7 @@ async function autoscaleOne(ctx: Ctx, serviceId: string) {
   if (!plan) return null;
 
   // Phase 2: converge, one replica per transaction (a refusal of one leaves the others as they are).
-  const { svc, live, desired, names } = plan;
+  const { svc, live, reclaimed, desired, names } = plan;
   let launched = 0;
   let removed = 0;
   if (live.length < desired) {
@@ -134,7 +135,10 @@ async function autoscaleOne(ctx: Ctx, serviceId: string) {
     );
     let next = (used.rows[0]?.max ?? 0) + 1;
     for (let n = live.length; n < desired; n++) {
-      if (!(await launchReplica(ctx, svc as Service, names.slug, names.project_slug, next++, now))) break;
+      // Replacements for reclaimed spot replicas come first (they may go on-demand, see launchReplica).
+      const replaces = reclaimed.shift();
+      const ok = await launchReplica(ctx, svc as Service, names.slug, names.project_slug, next++, now, replaces);
+      if (!ok) break;
       launched++;
     }
   } else if (live.length > desired) {

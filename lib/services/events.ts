@@ -25,6 +25,11 @@ export async function recordServiceEvent(
   });
 }
 
+function sameParams(a: ServiceEventParams, b: ServiceEventParams): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
+}
+
 /**
  * A refusal repeats every autoscaler pass while its cause lasts: record it once per `withinMs` with the same
  * wording, so the timeline shows that it happened and why, not a wall of copies.
@@ -46,7 +51,8 @@ export async function recordServiceEventOnce(
     )
     .orderBy(desc(serviceEvents.id))
     .limit(1);
-  if (last && JSON.stringify(last.params) === JSON.stringify(e.params ?? {})) return false;
+  // jsonb returns keys in its own order (shorter first), so compare the params key by key.
+  if (last && sameParams(last.params as ServiceEventParams, e.params ?? {})) return false;
   await recordServiceEvent(exec, e);
   return true;
 }

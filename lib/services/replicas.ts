@@ -33,14 +33,23 @@ export async function replicaRows(tx: Tx, serviceId: string): Promise<ReplicaRow
   return res.rows;
 }
 
-/** Replicas whose instance ended (failed, preempted, stopped by a policy …): ended, with the reason, to be replaced. */
+/** A spot replica in these states had its capacity taken back by the provider (a reclaim, not a failure). */
+const RECLAIMED = ["preempting", "preempted"];
+
+/**
+ * Replicas whose instance ended (failed, preempted, stopped by a policy …): ended, with the reason, to be
+ * replaced. `reclaimed` lists the ordinals of spot replicas whose capacity was reclaimed: their replacements
+ * go on-demand when the service allows it (spot is, at that moment, what the region just took back).
+ */
 export async function endLostReplicas(tx: Tx, svc: Service, rows: ReplicaRow[], now: Date) {
   const live: ReplicaRow[] = [];
+  const reclaimed: number[] = [];
   for (const r of rows) {
     if (!GONE.includes(r.state)) {
       live.push(r);
       continue;
     }
+    if (r.pricing_model === "spot" && RECLAIMED.includes(r.state)) reclaimed.push(r.ordinal);
     await tx
       .update(serviceReplicas)
       .set({ endedAt: now, endReason: r.state })
@@ -53,7 +62,7 @@ export async function endLostReplicas(tx: Tx, svc: Service, rows: ReplicaRow[], 
       params: { ordinal: r.ordinal, state: r.state, reason: r.state_reason ?? r.state },
     });
   }
-  return live;
+  return { live, reclaimed };
 }
 
 function refusalText(err: unknown): string | null {
@@ -79,6 +88,7 @@ export async function launchReplica(
   projectSlug: string,
   ordinal: number,
   now: Date,
+  replacesReclaimed?: number,
 ): Promise<boolean> {
   const attempt = async (pricingModel: "on_demand" | "spot") =>
     getDb().transaction(async (tx) => {
@@ -115,6 +125,16 @@ export async function launchReplica(
       });
     });
   let pricing = svc.spec.pricingModel;
+  if (pricing === "spot" && svc.spec.onDemandFallback && replacesReclaimed !== undefined) {
+    await recordServiceEvent(getDb(), {
+      orgId: svc.orgId,
+      serviceId: svc.id,
+      at: now,
+      code: "spot_reclaimed_fallback",
+      params: { ordinal, lost: replacesReclaimed },
+    });
+    pricing = "on_demand";
+  }
   for (;;) {
     try {
       await attempt(pricing);
