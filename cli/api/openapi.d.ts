@@ -7250,6 +7250,126 @@ export interface paths {
         };
         trace?: never;
     };
+    "/orgs/{org}/services/{id}/auth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Make a service public or token-protected (members and up)
+         * @description `token` issues a new service token, in this answer only (on a token service it replaces the current one); `public` drops the token. The gateway applies it from its next route refresh.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Service id (or its name) */
+                    id: string;
+                    /** @description Organization slug */
+                    org: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ServiceAuthChange"];
+                };
+            };
+            responses: {
+                /** @description Saved */
+                200: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ServiceAuth"];
+                    };
+                };
+                /** @description The body is not valid JSON */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, revoked or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Your role in the organization is too weak for this, or the API token is read-only (reason token_read_only) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The body is larger than 64 KiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input; `errors` has messages per field. Nothing was written */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many calls in this window; retry after the Retry-After header's seconds */
+                429: {
+                    headers: {
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/orgs/{org}/services/{id}/events": {
         parameters: {
             query?: never;
@@ -7452,7 +7572,7 @@ export interface paths {
             parameters: {
                 query: {
                     from: string;
-                    groupBy?: "project" | "gpu_model" | "region" | "pricing_model";
+                    groupBy?: "project" | "gpu_model" | "region" | "pricing_model" | "service";
                     project?: string | null;
                     to: string;
                 };
@@ -9102,7 +9222,7 @@ export interface components {
         };
         DailyCost: {
             /** @enum {string} */
-            groupBy: "project" | "gpu_model" | "region" | "pricing_model";
+            groupBy: "project" | "gpu_model" | "region" | "pricing_model" | "service";
             groups: {
                 amountUsd: number;
                 key: string;
@@ -9603,6 +9723,16 @@ export interface components {
             target: number;
             /** Format: date-time */
             updatedAt: string;
+        };
+        ServiceAuth: {
+            /** @enum {string} */
+            auth: "token" | "public";
+            /** @description The new service token, shown once; null when public */
+            token: string | null;
+        };
+        ServiceAuthChange: {
+            /** @enum {string} */
+            auth: "token" | "public";
         };
         ServiceCreated: {
             args: string[] | null;

@@ -10,6 +10,7 @@ import { SelectField } from "@/components/ui/select-field";
 import type { ActionResult } from "@/lib/core";
 import { AutoShutdownFields } from "./auto-shutdown-fields";
 import { ContainerFields } from "./container-fields";
+import { LaunchKindField } from "./launch-kind";
 import type {
   LaunchDefaults,
   LaunchImage,
@@ -106,17 +107,7 @@ export function LaunchForm({
             </p>
           ) : null}
         </div>
-        <RadioGroup
-          name="kind"
-          legend={t("launch.kind")}
-          value={kind}
-          onChange={setKind}
-          errors={errors?.kind}
-          options={[
-            { value: "notebook", label: t("kind.notebook"), hint: t("launch.kindNotebookHint") },
-            { value: "container", label: t("kind.container"), hint: t("launch.kindContainerHint") },
-          ]}
-        />
+        <LaunchKindField value={kind} onChange={setKind} errors={errors?.kind} />
         <Field
           name="name"
           label={t("launch.name")}

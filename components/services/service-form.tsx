@@ -4,12 +4,12 @@ import Link from "next/link";
 import { useTranslations } from "next-intl";
 import type { LaunchImage, LaunchProject, LaunchRegion } from "@/components/instances/launch-options";
 import { Button } from "@/components/ui/button";
-import { CopyButton } from "@/components/ui/copy-button";
 import { Field } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
 import { SelectField } from "@/components/ui/select-field";
 import { type FormAction, useActionForm } from "@/components/ui/use-action-form";
 import { ScalingFields } from "./scaling-fields";
+import { TokenOnce } from "./token-once";
 
 export type ServiceFormOptions = {
   projects: LaunchProject[];
@@ -34,20 +34,14 @@ export function ServiceForm({
   const created = state?.ok ? state.data : undefined;
   if (created?.token) {
     return (
-      <div role="status" className="flex max-w-2xl flex-col gap-3 rounded-md border border-green-600 p-4">
-        <h2 className="text-lg font-semibold">{t("createdHeading")}</h2>
-        <p className="text-sm">{t("tokenOnce")}</p>
-        <code className="break-all rounded bg-slate-100 p-2 text-sm dark:bg-slate-800">{created.token}</code>
-        <div className="flex flex-wrap gap-3">
-          <CopyButton value={created.token} label={t("copyToken")} />
-          <Link
-            href={`/${org}/services/${created.id}`}
-            className="text-orange-800 underline dark:text-orange-300"
-          >
-            {t("open")}
-          </Link>
-        </div>
-      </div>
+      <TokenOnce heading={t("createdHeading")} token={created.token}>
+        <Link
+          href={`/${org}/services/${created.id}`}
+          className="text-orange-800 underline dark:text-orange-300"
+        >
+          {t("open")}
+        </Link>
+      </TokenOnce>
     );
   }
   return (

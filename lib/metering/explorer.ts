@@ -26,16 +26,19 @@ const GROUP_KEY: Record<CostGroup, SQL> = {
   gpu_model: sql`coalesce(u.gpu_model_id, 'other')`,
   region: sql`u.region_code`,
   pricing_model: sql`coalesce(u.pricing_model::text, u.kind::text)`,
+  service: sql`coalesce(sv.id::text, 'none')`,
 };
 const GROUP_LABEL: Record<CostGroup, SQL> = {
   project: sql`coalesce(p.name, 'Organization (reservations)')`,
   gpu_model: sql`coalesce(g.name, u.gpu_model_id, 'Other')`,
   region: sql`coalesce(r.name, u.region_code)`,
   pricing_model: sql`coalesce(u.pricing_model::text, u.kind::text)`,
+  service: sql`coalesce(sv.name, 'Not a service')`,
 };
 
 /**
- * Cost per UTC day and group (project, GPU model, region or pricing model) for a range, aggregated in SQL
+ * Cost per UTC day and group (project, GPU model, region, pricing model, or the inference service whose
+ * replica the instance was — an instance is at most one service's replica) for a range, aggregated in SQL
  * with date_trunc over the ledger (metered hours only: the current hour appears after the next pass).
  */
 export async function dailyCost(ctx: Ctx, orgSlug: string, raw: DailyCostInput): Promise<DailyCost> {
@@ -53,6 +56,8 @@ export async function dailyCost(ctx: Ctx, orgSlug: string, raw: DailyCostInput):
     left join projects p on p.id = u.project_id
     left join gpu_models g on g.id = u.gpu_model_id
     left join regions r on r.code = u.region_code
+    left join service_replicas sr on sr.instance_id = u.instance_id
+    left join services sv on sv.id = sr.service_id
     where u.org_id = ${org.id} and u.period_start >= ${input.from} and u.period_start < ${input.to}
       ${projectId ? sql`and u.project_id = ${projectId}` : sql``}
     group by 1, 2

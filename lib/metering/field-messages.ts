@@ -14,7 +14,7 @@ export const COST_FIELD_MESSAGES = fieldMessages("CostFieldErrors", {
   endAfterStart: "The end must be after the start",
   rangeTooLong: ["At most {max} days", { max: COST_RANGE_MAX_DAYS }],
   projectInvalid: "Choose a project",
-  groupInvalid: "Group by project, GPU model, region or pricing model",
+  groupInvalid: "Group by project, GPU model, region, pricing model or service",
   limitInvalid: "Enter a whole number from 1 to 100",
   monthFormat: "Use a month like 2030-01",
   modelRequired: "Choose a GPU model",

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { COST_RANGE_MAX_DAYS, COST_FIELD_MESSAGES as M, RESERVATION_GPUS_MAX } from "./field-messages";
 
 /** Cost explorer inputs, shared by the console (URL search params) and the API. */
-export const COST_GROUPS = ["project", "gpu_model", "region", "pricing_model"] as const;
+export const COST_GROUPS = ["project", "gpu_model", "region", "pricing_model", "service"] as const;
 export type CostGroup = (typeof COST_GROUPS)[number];
 
 const project = z.string({ error: M.projectInvalid }).trim().min(1, M.projectInvalid).nullish();

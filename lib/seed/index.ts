@@ -5,6 +5,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { seedDefaultQuotas, seedImages } from "@/lib/provisioning";
+import { seedDemoService } from "@/lib/services";
 import { seedDemoHistory } from "@/lib/telemetry";
 import { seedCatalog } from "./catalog";
 import { createDemoOrg, createUser, type DemoUser } from "./demo";
@@ -34,11 +35,11 @@ export async function seedIfEmpty(opts: {
       orgSlug: "acme-ai",
     };
     console.log("[forja] seeding the demo (catalog, fleet, organization)…");
-    const demoOrgId = await db.transaction(async (tx) => {
+    const demo = await db.transaction(async (tx) => {
       await seedCatalog(tx);
       await seedImages(tx);
       await createUser(tx, { ...creds.operator, isOperator: true });
-      const { org } = await createDemoOrg(tx, {
+      const { org, owner } = await createDemoOrg(tx, {
         name: "Acme AI",
         owner: creds.owner,
         members: [
@@ -48,10 +49,17 @@ export async function seedIfEmpty(opts: {
       });
       creds.orgSlug = org.slug;
       await seedDefaultQuotas(tx, org.id);
-      return org.id;
+      return { orgId: org.id, owner: { id: owner.id, email: owner.email } };
     });
     // Thirty days of instances, queue waits and GPU metrics, made by the real engine (lib/telemetry/history.ts).
-    await seedDemoHistory(demoOrgId);
+    await seedDemoHistory(demo.orgId);
+    // One running inference service with a day of traffic behind it (its replica starts with the worker).
+    await seedDemoService(
+      { actor: { kind: "user", userId: demo.owner.id, email: demo.owner.email, isOperator: false } },
+      creds.orgSlug,
+    ).catch((err) =>
+      console.error("[forja] the demo service could not be created; the console works without it", err),
+    );
     fs.mkdirSync(opts.dataDir, { recursive: true });
     fs.writeFileSync(credFile, JSON.stringify(creds, null, 2), { mode: 0o600 });
     seeded = true;

@@ -137,7 +137,15 @@ async function autoscaleOne(ctx: Ctx, serviceId: string) {
     for (let n = live.length; n < desired; n++) {
       // Replacements for reclaimed spot replicas come first (they may go on-demand, see launchReplica).
       const replaces = reclaimed.shift();
-      const ok = await launchReplica(ctx, svc as Service, names.slug, names.project_slug, next++, now, replaces);
+      const ok = await launchReplica(
+        ctx,
+        svc as Service,
+        names.slug,
+        names.project_slug,
+        next++,
+        now,
+        replaces,
+      );
       if (!ok) break;
       launched++;
     }

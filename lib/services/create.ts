@@ -14,6 +14,10 @@ import type { Service } from "./types";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+export function newServiceToken(): string {
+  return `fsvc_${randomBytes(24).toString("base64url")}`;
+}
+
 export function hashServiceToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
@@ -113,7 +117,7 @@ export async function createService(ctx: Ctx, orgSlug: string, raw: unknown): Pr
     if (taken) add(errors, "name", M.nameTaken);
     if (Object.keys(errors).length > 0) throw new ValidationError(errors);
 
-    const token = spec.auth === "token" ? `fsvc_${randomBytes(24).toString("base64url")}` : null;
+    const token = spec.auth === "token" ? newServiceToken() : null;
     const { name, project: _p, ...stored } = spec;
     const [row] = await tx
       .insert(services)

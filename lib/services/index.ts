@@ -2,6 +2,7 @@
  * lib/services: inference services — a service is replicas (instances admitted like any other) of a model
  * server behind Forja's gateway, sized by an autoscaler from the gateway's telemetry. docs/adr/0012.
  */
+export { serviceAuthSchema, serviceAuthViewSchema, setServiceAuth } from "./auth";
 export { type AutoscaleResult, autoscaleServices } from "./autoscaler";
 export { type CreateServiceResult, createService } from "./create";
 export {
@@ -11,6 +12,7 @@ export {
   type ScalingInput,
   STABLE_WINDOW_S,
 } from "./decide";
+export { DEMO_SERVICE, demoRps, seedDemoService } from "./demo-seed";
 export { SERVICE_FIELD_MESSAGES } from "./field-messages";
 export { type Gateway, type GatewayOptions, startGateway } from "./gateway";
 export { LATENCY_BUCKETS_MS, quantile } from "./histogram";
@@ -34,6 +36,7 @@ export {
   scalingUpdateSchema,
   serviceSpecSchema,
 } from "./schemas";
+export type { ServiceSeriesPoint } from "./series";
 export type { Service, ServiceReplica } from "./types";
 export {
   type ServiceView,

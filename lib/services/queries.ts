@@ -6,6 +6,7 @@ import { readDb } from "@/lib/db/client";
 import { serviceEvents } from "@/lib/db/schema";
 import { quantile } from "./histogram";
 import { loadOrgService } from "./manage";
+import { serviceSeries } from "./series";
 
 export const SERVICE_RANGES = {
   "1h": 3600,
@@ -173,6 +174,7 @@ export async function getService(ctx: Ctx, orgSlug: string, idOrName: string, ra
     .orderBy(desc(serviceEvents.id))
     .limit(50);
   const stats = await serviceStats(ctx, svc.id, org.id, range, now);
+  const series = await serviceSeries(exec, svc.id, SERVICE_RANGES[range], now);
   const { tokenHash: _h, ...rest } = svc;
   return {
     service: rest,
@@ -180,6 +182,7 @@ export async function getService(ctx: Ctx, orgSlug: string, idOrName: string, ra
     ready: replicas.rows.filter((x) => x.ready_at && x.state === "running").length,
     events,
     stats,
+    series,
   };
 }
 export type ServiceDetail = Awaited<ReturnType<typeof getService>>;

@@ -187,6 +187,10 @@ export const ACTION_CALLS: Record<string, Recipe> = {
     args: [await serviceOf(o), null, form({ maxReplicas: "3" })],
     ids: true,
   }),
+  [`${org}/services/actions.ts#setServiceAuthAction`]: async (o) => ({
+    args: [await serviceOf(o), null, form({ auth: "public" })],
+    ids: true,
+  }),
   [`${org}/services/actions.ts#deleteServiceAction`]: async (o) => ({
     args: [await serviceOf(o), null, form()],
     ids: true,

@@ -1,5 +1,6 @@
 import { count, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { PUT as authRoute } from "@/app/api/v1/orgs/[org]/services/[id]/auth/route";
 import { GET as eventsRoute } from "@/app/api/v1/orgs/[org]/services/[id]/events/route";
 import {
   DELETE as deleteRoute,
@@ -128,5 +129,40 @@ describe("services over the API", () => {
     const gone = await call(deleteRoute, base, p, { token, method: "DELETE" });
     expect(gone.status).toBe(204);
     await expectProblem(await call(getRoute, base, p, { token }), 404);
+  });
+
+  it("makes a service token-protected (the token in that answer only) and public again; a bad mode is a 422, another tenant a 404", async () => {
+    const made = (await (
+      await postJson(
+        createRoute,
+        `/orgs/${o.slug}/services`,
+        { org: o.slug },
+        spec("gate", { auth: "public" }),
+        {
+          token,
+        },
+      )
+    ).json()) as { id: string };
+    const p = { org: o.slug, id: made.id };
+    const url = `/orgs/${o.slug}/services/${made.id}/auth`;
+    const put = (body: unknown, as = token) =>
+      call(authRoute, url, p, {
+        token: as,
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const gated = await put({ auth: "token" });
+    expect(gated.status).toBe(200);
+    const issued = (await gated.json()) as { auth: string; token: string };
+    expect(issued).toMatchObject({ auth: "token", token: expect.stringMatching(/^fsvc_/) });
+    const [row] = await getDb().select().from(services).where(eq(services.id, made.id));
+    expect(row?.spec.auth).toBe("token");
+    expect(row?.tokenHash).toBeTruthy();
+
+    const bad = await expectProblem(await put({ auth: "open" }), 422);
+    expect(Object.keys(bad.errors as object)).toEqual(["auth"]);
+    await expectProblem(await put({ auth: "public" }, await tokenFor(other.ctx, other.slug)), 404);
+    expect(await (await put({ auth: "public" })).json()).toEqual({ auth: "public", token: null });
   });
 });

@@ -3,6 +3,8 @@ import type { ZodOpenApiPathsObject } from "zod-openapi";
 import {
   SERVICE_RANGES,
   scalingUpdateSchema,
+  serviceAuthSchema,
+  serviceAuthViewSchema,
   serviceCreatedViewSchema,
   serviceDetailViewSchema,
   serviceEventViewSchema,
@@ -77,6 +79,17 @@ export const servicePaths: ZodOpenApiPathsObject = {
       description: "The gateway stops routing to it at once; its replicas are terminated.",
       requestParams: { path: servicePath },
       responses: responses({ "204": { description: "Deleted" } }, [403]),
+    },
+  },
+  "/orgs/{org}/services/{id}/auth": {
+    put: {
+      tags,
+      summary: "Make a service public or token-protected (members and up)",
+      description:
+        "`token` issues a new service token, in this answer only (on a token service it replaces the current one); `public` drops the token. The gateway applies it from its next route refresh.",
+      requestParams: { path: servicePath },
+      requestBody: { required: true, content: { "application/json": { schema: serviceAuthSchema } } },
+      responses: responses({ "200": json("Saved", serviceAuthViewSchema) }, [400, 403, 413, 422]),
     },
   },
   "/orgs/{org}/services/{id}/stats": {

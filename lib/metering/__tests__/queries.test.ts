@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { ForbiddenError, NotFoundError, systemCtx, type ValidationError } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
-import { metricRollups, projects } from "@/lib/db/schema";
+import { metricRollups, projects, serviceReplicas } from "@/lib/db/schema";
 import {
   dailyCost,
   energyByMonth,
@@ -15,6 +15,7 @@ import {
   savings,
   topInstances,
 } from "@/lib/metering";
+import { createService } from "@/lib/services";
 import { type BillingCatalog, billingCatalog, newBillingOrg, scriptedInstance, testClock } from "./fixtures";
 
 let cat: BillingCatalog;
@@ -100,6 +101,35 @@ describe("cost explorer queries", () => {
       (e: unknown) => e,
     );
     expect(Object.keys((err as ValidationError).fieldErrors)).toEqual(["to"]);
+  });
+
+  it("groups daily cost by inference service: a replica's instance under its service, others apart", async () => {
+    const { org, beta } = await explorerOrg();
+    const { service } = await createService(org.ctx, org.slug, {
+      name: "llm",
+      image: "pytorch-2.5-cuda12.4",
+      instanceType: cat.type1x,
+      region: cat.region,
+    });
+    await getDb()
+      .insert(serviceReplicas)
+      .values({
+        orgId: org.org.id,
+        serviceId: service.id,
+        instanceId: beta.id,
+        ordinal: 1,
+        pricingModel: "spot",
+        createdAt: new Date("2030-03-11T00:00:00Z"),
+      });
+    const byService = await dailyCost(org.ctx, org.slug, {
+      from: "2030-03-01",
+      to: "2030-04-01",
+      groupBy: "service",
+    });
+    expect(byService.groups.map((g) => [g.key, g.label, g.amountUsd])).toEqual([
+      ["none", "Not a service", 85],
+      [service.id, "llm", 4.8],
+    ]);
   });
 
   it("lists top instances, savings against on-demand, and streams the ledger as CSV", async () => {

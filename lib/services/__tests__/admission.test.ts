@@ -4,7 +4,12 @@ import { createBudget } from "@/lib/budgets";
 import { systemCtx } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { instances, serviceEvents, serviceReplicas } from "@/lib/db/schema";
-import { billingCatalog, newBillingOrg, scriptedInstance, testClock } from "@/lib/metering/__tests__/fixtures";
+import {
+  billingCatalog,
+  newBillingOrg,
+  scriptedInstance,
+  testClock,
+} from "@/lib/metering/__tests__/fixtures";
 import { placeQueuedInstances, preemptInstance, reconcileInstances } from "@/lib/provisioning";
 import { bigQuota, newFleet, newOrg, type TestFleet } from "@/lib/provisioning/__tests__/fixtures";
 import { autoscaleServices, createService } from "@/lib/services";
@@ -94,13 +99,14 @@ describe("services: spot replicas whose capacity is reclaimed", () => {
       .from(serviceReplicas)
       .where(eq(serviceReplicas.serviceId, service.id));
     if (!first) throw new Error("no replica launched");
-    await waitFor("the spot replica running", async () => {
+    // Sped up 400×, the simulated provider may interrupt the spot capacity itself before we reclaim it.
+    const state = await waitFor("the spot replica running", async () => {
       await placeQueuedInstances(systemCtx("scheduler"), { regionCode: fleet.region });
       await reconcileInstances(systemCtx("provider"), { regionCode: fleet.region });
       const [i] = await getDb().select().from(instances).where(eq(instances.id, first.instanceId));
-      return i?.state === "running";
+      return i && ["running", "preempting", "preempted"].includes(i.state) ? i.state : null;
     });
-    await preemptInstance(systemCtx("scheduler"), first.instanceId);
+    if (state === "running") await preemptInstance(systemCtx("scheduler"), first.instanceId);
     await pass(service.id);
     return service.id;
   }
@@ -109,7 +115,7 @@ describe("services: spot replicas whose capacity is reclaimed", () => {
     const id = await runningSpotReplica(true);
     const rows = await replicas(id);
     expect(rows).toEqual([
-      { ordinal: 1, pricing: "spot", state: "preempting", ended: true },
+      { ordinal: 1, pricing: "spot", state: expect.stringMatching(/^preempt/), ended: true },
       expect.objectContaining({ ordinal: 2, pricing: "on_demand", ended: false }),
     ]);
     const texts = (await events(id)).map((e) => e.text);

@@ -3,7 +3,7 @@
 import { orgAction } from "@/app/_kit/org-action";
 import { scalingFromForm, specFromForm } from "@/components/services/service-form-data";
 import type { ActionResult } from "@/lib/core";
-import { createService, deleteService, updateServiceScaling } from "@/lib/services";
+import { createService, deleteService, setServiceAuth, updateServiceScaling } from "@/lib/services";
 
 type Prev = ActionResult<unknown> | null;
 const opts = (label: string) => ({ label, revalidate: "/services" });
@@ -23,6 +23,15 @@ export const updateServiceScalingAction = orgAction<[string, Prev, FormData]>(
   async (ctx, orgSlug, serviceId, _prev, fd) => {
     await updateServiceScaling(ctx, orgSlug, serviceId, scalingFromForm(fd));
     return { revalidate: `/services/${serviceId}` };
+  },
+);
+
+/** Public or token; a new token comes back to the form, shown once. */
+export const setServiceAuthAction = orgAction<[string, Prev, FormData], { token: string | null }>(
+  opts("service.auth"),
+  async (ctx, orgSlug, serviceId, _prev, fd) => {
+    const { token } = await setServiceAuth(ctx, orgSlug, serviceId, { auth: fd.get("auth") });
+    return { data: { token }, revalidate: `/services/${serviceId}` };
   },
 );
 

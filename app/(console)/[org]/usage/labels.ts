@@ -11,6 +11,7 @@ export async function groupLabeller(group: CostGroup): Promise<(key: string, fal
     if (group === "pricing_model" && tp.has(key)) return tp(key);
     if (group === "project" && key === "organization") return tp("organizationWide");
     if (group === "gpu_model" && key === "other") return tp("storageOnly");
+    if (group === "service" && key === "none") return tp("notService");
     return fallback;
   };
 }

@@ -1,9 +1,13 @@
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { LaunchForm } from "@/components/instances/launch-form";
+import { LaunchKindField } from "@/components/instances/launch-kind";
 import type { LaunchDefaults } from "@/components/instances/launch-options";
+import { ServiceForm } from "@/components/services/service-form";
 import { roleAtLeast } from "@/lib/access";
 import { getOrgPageContext } from "../../org-context";
+import { createServiceAction } from "../../services/actions";
+import { serviceFormOptions } from "../../services/form-options";
 import { launchInstanceAction } from "./actions";
 import { loadLaunchOptions } from "./options";
 
@@ -39,6 +43,30 @@ export default async function NewInstancePage({
       </div>
     );
   }
+  const header = (
+    <>
+      <nav aria-label={t("breadcrumb")} className="text-sm">
+        <Link href={`/${slug}/instances`} className="text-orange-800 underline dark:text-orange-300">
+          {t("backToList")}
+        </Link>
+      </nav>
+      <h1 className="text-2xl font-semibold">{t("launch.title")}</h1>
+    </>
+  );
+  if (one(sp.kind) === "service") {
+    // The same form and action as /services/new: one spec, one set of field messages.
+    return (
+      <div className="flex flex-col gap-4">
+        {header}
+        <LaunchKindField value="service" />
+        <ServiceForm
+          org={slug}
+          action={createServiceAction.bind(null, slug)}
+          options={await serviceFormOptions(ctx, slug)}
+        />
+      </div>
+    );
+  }
   const options = await loadLaunchOptions(ctx, slug);
   const wantedType = one(sp.instanceType);
   const wantedRegion = one(sp.region);
@@ -61,12 +89,7 @@ export default async function NewInstancePage({
   };
   return (
     <div className="flex flex-col gap-4">
-      <nav aria-label={t("breadcrumb")} className="text-sm">
-        <Link href={`/${slug}/instances`} className="text-orange-800 underline dark:text-orange-300">
-          {t("backToList")}
-        </Link>
-      </nav>
-      <h1 className="text-2xl font-semibold">{t("launch.title")}</h1>
+      {header}
       {linkMissed ? (
         <p
           role="status"

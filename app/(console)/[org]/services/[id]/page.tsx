@@ -1,7 +1,9 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getFormatter, getNow, getTranslations } from "next-intl/server";
+import { AuthForm } from "@/components/services/auth-form";
 import { ScalingForm } from "@/components/services/scaling-form";
+import { ServiceChartsLazy } from "@/components/services/service-charts-lazy";
 import { serviceState } from "@/components/services/service-state";
 import { ConfirmAction } from "@/components/ui/confirm-action";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -10,7 +12,7 @@ import { roleAtLeast } from "@/lib/access";
 import { NotFoundError } from "@/lib/core";
 import { getService, SERVICE_RANGES, type ServiceRange } from "@/lib/services";
 import { getOrgPageContext } from "../../org-context";
-import { deleteServiceAction, updateServiceScalingAction } from "../actions";
+import { deleteServiceAction, setServiceAuthAction, updateServiceScalingAction } from "../actions";
 import { gatewayBase } from "../gateway-url";
 
 type Search = Record<string, string | string[] | undefined>;
@@ -41,7 +43,7 @@ export default async function ServicePage({
     getNow(),
     gatewayBase(),
   ]);
-  const { service: svc, stats, events, replicas } = detail;
+  const { service: svc, stats, events, replicas, series } = detail;
   const canEdit = roleAtLeast(role, "member");
   const endpoint = `${base}/${slug}/s/${svc.name}/`;
   const curl =
@@ -117,6 +119,7 @@ export default async function ServicePage({
             </div>
           ))}
         </dl>
+        <ServiceChartsLazy points={series} range={range} />
       </section>
 
       <section aria-labelledby="svc-replicas" className="flex flex-col gap-2">
@@ -171,6 +174,15 @@ export default async function ServicePage({
           </p>
         )}
       </section>
+
+      {canEdit ? (
+        <section aria-labelledby="svc-access" className="flex flex-col gap-2">
+          <h2 id="svc-access" className="text-lg font-semibold">
+            {t("access.title")}
+          </h2>
+          <AuthForm action={setServiceAuthAction.bind(null, slug, svc.id)} current={svc.spec.auth} />
+        </section>
+      ) : null}
 
       <section aria-labelledby="svc-events" className="flex flex-col gap-2">
         <h2 id="svc-events" className="text-lg font-semibold">

@@ -2,9 +2,9 @@ import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { ServiceForm } from "@/components/services/service-form";
 import { roleAtLeast } from "@/lib/access";
-import { loadLaunchOptions } from "../../instances/new/options";
 import { getOrgPageContext } from "../../org-context";
 import { createServiceAction } from "../actions";
+import { serviceFormOptions } from "../form-options";
 
 export default async function NewServicePage({ params }: { params: Promise<{ org: string }> }) {
   const { org: slug } = await params;
@@ -27,13 +27,6 @@ export default async function NewServicePage({ params }: { params: Promise<{ org
       </div>
     );
   }
-  const options = await loadLaunchOptions(ctx, slug);
-  const seen = new Map<string, string>();
-  for (const o of options.offerings) {
-    if (!seen.has(o.instanceTypeId)) {
-      seen.set(o.instanceTypeId, `${o.instanceTypeId} — ${o.gpuCount} × ${o.gpuModelName}`);
-    }
-  }
   return (
     <div className="flex flex-col gap-4">
       {back}
@@ -42,12 +35,7 @@ export default async function NewServicePage({ params }: { params: Promise<{ org
       <ServiceForm
         org={slug}
         action={createServiceAction.bind(null, slug)}
-        options={{
-          projects: options.projects,
-          regions: options.regions,
-          images: options.images.filter((i) => i.kinds.includes("container")),
-          instanceTypes: [...seen].map(([id, label]) => ({ id, label })),
-        }}
+        options={await serviceFormOptions(ctx, slug)}
       />
     </div>
   );

@@ -1,0 +1,16 @@
+import { readJsonBody } from "@/lib/api/body";
+import { apiHandler, apiJson } from "@/lib/api/handler";
+import { notAllowed } from "@/lib/api/not-allowed";
+import { setServiceAuth } from "@/lib/services";
+
+/**
+ * PUT: who may call the service — `public`, or `token`, which issues a new service token (in this answer only;
+ * on a token service it rotates the token). Members and up.
+ */
+export const PUT = apiHandler<{ org: string; id: string }>(async ({ req, ctx, params }) => {
+  const body = await readJsonBody(req);
+  const { token } = await setServiceAuth(ctx, params.org, params.id, body);
+  return apiJson({ auth: token ? "token" : "public", token });
+});
+
+export const { GET, POST, PATCH, DELETE } = notAllowed("PUT");
