@@ -1,10 +1,9 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { Button } from "@/components/ui/button";
-import { FormMessage } from "@/components/ui/form-message";
 import { SelectField } from "@/components/ui/select-field";
 import { type FormAction, useActionForm } from "@/components/ui/use-action-form";
+import { SaveRow } from "./save-row";
 import { TokenOnce } from "./token-once";
 
 /**
@@ -37,12 +36,7 @@ export function AuthForm({
           ]}
           errors={fieldErrors?.auth}
         />
-        <FormMessage message={state?.ok ? t("saved") : error} ok={state?.ok} />
-        <div>
-          <Button type="submit" disabled={pending}>
-            {t("save")}
-          </Button>
-        </div>
+        <SaveRow ok={state?.ok} error={error} saved={t("saved")} label={t("save")} pending={pending} />
       </form>
     </div>
   );

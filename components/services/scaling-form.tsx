@@ -1,9 +1,8 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { Button } from "@/components/ui/button";
-import { FormMessage } from "@/components/ui/form-message";
 import { type FormAction, useActionForm } from "@/components/ui/use-action-form";
+import { SaveRow } from "./save-row";
 import { ScalingFields, type ScalingValues } from "./scaling-fields";
 
 /** Edit a running service's scaling settings; refused values keep what was typed, with messages at the fields. */
@@ -13,12 +12,7 @@ export function ScalingForm({ action, initial }: { action: FormAction; initial: 
   return (
     <form action={formAction} onSubmit={onSubmit} noValidate className="flex max-w-2xl flex-col gap-3">
       <ScalingFields errors={fieldErrors} initial={initial} />
-      <FormMessage message={state?.ok ? t("saved") : error} ok={state?.ok} />
-      <div>
-        <Button type="submit" disabled={pending}>
-          {t("save")}
-        </Button>
-      </div>
+      <SaveRow ok={state?.ok} error={error} saved={t("saved")} label={t("save")} pending={pending} />
     </form>
   );
 }
