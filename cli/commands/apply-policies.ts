@@ -49,8 +49,26 @@ export async function planPolicies(api: Api, org: string, docs: PolicyDoc[]): Pr
   });
 }
 
-export async function applyPolicy(api: Api, org: string, doc: PolicyDoc): Promise<string> {
+/**
+ * Create, or set in place with the ETag read just before (a change made in the console since the plan is a
+ * 412, exit 5, never overwritten).
+ */
+export async function applyPolicy(api: Api, org: string, doc: PolicyDoc, id: string | null): Promise<string> {
   const { kind: _kind, ...body } = doc;
-  const saved = await ok(api.PUT("/orgs/{org}/auto-shutdown/policies", { params: { path: { org } }, body }));
+  let ifMatch: string | undefined;
+  if (id) {
+    const read = await api.GET("/orgs/{org}/auto-shutdown/policies/{id}", { params: { path: { org, id } } });
+    await ok(Promise.resolve(read));
+    ifMatch = read.response.headers.get("etag") ?? undefined;
+  }
+  const saved = await ok(
+    api.PUT("/orgs/{org}/auto-shutdown/policies", {
+      params: { path: { org }, header: { "If-Match": ifMatch } },
+      body,
+    }),
+  );
   return saved.id;
 }
+
+export const deletePolicy = (api: Api, org: string, id: string) =>
+  ok(api.DELETE("/orgs/{org}/auto-shutdown/policies/{id}", { params: { path: { org, id } } }));

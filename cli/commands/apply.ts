@@ -15,7 +15,7 @@ import {
   readSpecFile,
 } from "../spec";
 import { applyBudget, deleteBudget, findBudgets, planBudgets } from "./apply-budgets";
-import { applyPolicy, planPolicies } from "./apply-policies";
+import { applyPolicy, deletePolicy, planPolicies } from "./apply-policies";
 import { type Change, canonical, confirm, describePlan, type PlanItem } from "./plan";
 
 /**
@@ -152,7 +152,8 @@ export function registerApply(program: Command) {
               if (p.action !== "unchanged") p.id = await applyBudget(api, org, p, budgets[k] as BudgetDoc);
             }
             for (const [k, p] of forPolicies.entries()) {
-              if (p.action !== "unchanged") p.id = await applyPolicy(api, org, policies[k] as PolicyDoc);
+              if (p.action !== "unchanged")
+                p.id = await applyPolicy(api, org, policies[k] as PolicyDoc, p.id);
             }
           }
           const count = (a: PlanItem["action"]) => items.filter((p) => p.action === a).length;
@@ -180,7 +181,9 @@ export function registerApply(program: Command) {
   examples(
     program
       .command("delete")
-      .description("Terminate the instances and delete the budgets a YAML file names")
+      .description(
+        "Terminate the instances and delete the budgets and auto-shutdown policies a YAML file names",
+      )
       .requiredOption("-f, --file <spec.yaml>", "the file given to `forja apply`")
       .option("-y, --yes", "do not ask")
       .action(
@@ -192,10 +195,15 @@ export function registerApply(program: Command) {
           const live = await liveInstances(api, org);
           const found = await Promise.all(specs.map((s) => find(api, org, live, s)));
           const foundBudgets = await findBudgets(api, org, budgetDocs);
+          const policyDocs = docs.filter(isPolicy);
+          const foundPolicies = await planPolicies(api, org, policyDocs);
           const targets = [
             ...found.flatMap((i) => (i ? [{ kind: "instance", name: i.name, id: i.id }] : [])),
             ...foundBudgets.flatMap((b) =>
               b ? [{ kind: "budget", name: `budget/${b.name}`, id: b.id }] : [],
+            ),
+            ...foundPolicies.flatMap((p) =>
+              p.id ? [{ kind: "policy", name: `policy/${p.name}`, id: p.id }] : [],
             ),
           ];
           if (targets.length && !(await confirm(opts, `Delete ${targets.map((t) => t.name).join(", ")}?`))) {
@@ -203,6 +211,7 @@ export function registerApply(program: Command) {
           }
           for (const t of targets) {
             if (t.kind === "instance") await terminate(api, org, t.id);
+            else if (t.kind === "policy") await deletePolicy(api, org, t.id);
             else await deleteBudget(api, org, t.id);
           }
           const items = [
@@ -215,6 +224,11 @@ export function registerApply(program: Command) {
               name: `budget/${d.name}`,
               id: foundBudgets[k]?.id ?? null,
               action: foundBudgets[k] ? "deleted" : "absent",
+            })),
+            ...foundPolicies.map((p) => ({
+              name: `policy/${p.name}`,
+              id: p.id,
+              action: p.id ? "deleted" : "absent",
             })),
           ];
           note(opts, items.map((i) => `${i.name}: ${i.action}`).join("\n"));

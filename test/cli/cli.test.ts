@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listAutoShutdownPolicies } from "@/lib/autoshutdown";
 import { createBudget } from "@/lib/budgets";
 import { systemCtx } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
@@ -276,6 +277,7 @@ describe("forja against a running server", () => {
     expect(schema.anyOf.map((s) => s.required)).toEqual([
       ["kind", "name", "project", "region", "instanceType", "image"],
       ["name", "amountUsd", "kind"],
+      ["kind"],
     ]);
     const file = path.join(configDir, "fleet.yaml");
     const doc = (
@@ -353,6 +355,11 @@ warningMinutes: ${amount === 1000 ? 15 : 20}
     expect(after.items[1]).toMatchObject({ name: "apply-train", action: "replace" });
     expect(after.items[1]?.id).not.toBe(created.items[1]?.id);
     expect(after.items[2]).toMatchObject({ name: "apply-cap", action: "update", id: created.items[2]?.id });
+    expect(after.items[3]).toMatchObject({
+      name: "project=default",
+      action: "update",
+      id: created.items[3]?.id,
+    });
     const budgets = await run(["budgets", "--json"], { env });
     expect(json(budgets.stdout).items).toMatchObject([
       { name: "apply-cap", amountUsd: 1500, actionAt100: "block_launches" },
@@ -362,9 +369,21 @@ warningMinutes: ${amount === 1000 ? 15 : 20}
     const del = await run(["delete", "-f", file, "--yes", "-q"], { env });
     expect(del.code, del.stderr).toBe(0);
     expect(del.stdout.trim().split("\n").sort()).toEqual(
-      [created.items[0]?.id, after.items[1]?.id, created.items[2]?.id].sort(),
+      [created.items[0]?.id, after.items[1]?.id, created.items[2]?.id, created.items[3]?.id].sort(),
     );
     expect(json((await run(["budgets", "--json"], { env })).stdout).items).toEqual([]);
+    // The policy is gone too: its scope falls back to the organization's.
+    const policies = await listAutoShutdownPolicies(other.ctx, other.slug);
+    expect(policies).toEqual([]);
+    // A second delete finds nothing: every document is absent, nothing is asked or changed.
+    const again = await run(["delete", "-f", file, "--yes", "--json"], { env });
+    expect(again.code, again.stderr).toBe(0);
+    expect((json(again.stdout).items ?? []).map((i) => i.action)).toEqual([
+      "absent",
+      "absent",
+      "absent",
+      "absent",
+    ]);
     const ls = await run(["ls", "--json"], { env });
     const states = Object.fromEntries((json(ls.stdout).items ?? []).map((i) => [i.id, i.state]));
     expect(states[String(after.items[1]?.id)]).toMatch(/^(terminating|terminated|cancelled)$/);

@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { policySchema } from "@/lib/autoshutdown";
 import { budgetSchema } from "@/lib/budgets";
 import { launchSpecSchema } from "@/lib/provisioning";
 
@@ -24,19 +25,27 @@ export function launchSpecJsonSchema(): Record<string, unknown> {
 let applyCached: Record<string, unknown> | null = null;
 
 /**
- * One document of a `forja apply -f` file: a launch spec, or a budget (the budget API's body with
- * `kind: budget`). Both from the zod schemas the API validates with.
+ * One document of a `forja apply -f` file: a launch spec, a budget (the budget API's body with `kind: budget`)
+ * or an auto-shutdown policy (the policy PUT's body with `kind: auto-shutdown-policy`). All from the zod
+ * schemas the API validates with.
  */
 export function applyDocumentJsonSchema(): Record<string, unknown> {
   const budget = budgetSchema.extend({ kind: z.literal("budget") });
   const { $schema: _s, ...launch } = launchSpecJsonSchema();
   const { $schema: _b, ...budgetJson } = z.toJSONSchema(budget, { io: "input", unrepresentable: "any" });
+  const policy = policySchema.extend({ kind: z.literal("auto-shutdown-policy") });
+  const { $schema: _p, ...policyJson } = z.toJSONSchema(policy, { io: "input", unrepresentable: "any" });
   applyCached ??= {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     $id: "https://forja.dev/schemas/apply.json",
     title: "Forja apply document",
-    description: "One document of a `forja apply -f` file: a launch spec, or a budget with `kind: budget`.",
-    anyOf: [launch, { ...budgetJson, title: "Forja budget" }],
+    description:
+      "One document of a `forja apply -f` file: a launch spec, a budget with `kind: budget`, or an auto-shutdown policy with `kind: auto-shutdown-policy`.",
+    anyOf: [
+      launch,
+      { ...budgetJson, title: "Forja budget" },
+      { ...policyJson, title: "Forja auto-shutdown policy" },
+    ],
   };
   return applyCached;
 }
