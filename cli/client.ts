@@ -44,3 +44,17 @@ export async function session(orgFlag?: string): Promise<Session> {
   }
   return { api, org, creds };
 }
+
+/** Every item of a cursor-paged list: `page(cursor)` asks for one page (limit 100), until `next` is null. */
+export async function everyPage<T>(
+  page: (cursor: string | undefined) => Promise<Result<{ items: T[]; next?: string | null }>>,
+): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const got = await ok(page(cursor));
+    items.push(...got.items);
+    cursor = got.next ?? undefined;
+  } while (cursor);
+  return items;
+}

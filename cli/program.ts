@@ -5,6 +5,7 @@ import { registerCatalog } from "./commands/catalog";
 import { registerCompletion } from "./commands/completion";
 import { registerInstances } from "./commands/instances";
 import { registerObserve } from "./commands/observe";
+import { registerServices } from "./commands/services";
 import { registerUsage } from "./commands/usage";
 import { CliError, EXIT } from "./errors";
 import { examples } from "./kit";
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
   registerInstances(program);
   registerObserve(program);
   registerUsage(program);
+  registerServices(program);
   registerApply(program);
   registerCompletion(program);
   for (const c of program.commands) c.exitOverride();

@@ -1,34 +1,22 @@
 import { randomUUID } from "node:crypto";
-import { type Api, ok } from "../client";
+import { type Api, everyPage, ok } from "../client";
 import type { BudgetDoc } from "../spec";
 import { canonical, type PlanItem } from "./plan";
 
 type Budget = Awaited<ReturnType<typeof budgetsOf>>[number];
 
-async function budgetsOf(api: Api, org: string) {
-  const out = [];
-  let cursor: string | undefined;
-  do {
-    const page = await ok(
-      api.GET("/orgs/{org}/budgets", { params: { path: { org }, query: { limit: 100, cursor } } }),
-    );
-    out.push(...page.items);
-    cursor = page.next ?? undefined;
-  } while (cursor);
-  return out;
-}
+export const budgetsOf = (api: Api, org: string) =>
+  everyPage((cursor) =>
+    api.GET("/orgs/{org}/budgets", { params: { path: { org }, query: { limit: 100, cursor } } }),
+  );
 
 /** Project slugs and ids → ids, so a file may name a project either way (a budget stores the id). */
 export async function projectIds(api: Api, org: string): Promise<Map<string, string>> {
   const ids = new Map<string, string>();
-  let cursor: string | undefined;
-  do {
-    const page = await ok(
-      api.GET("/orgs/{org}/projects", { params: { path: { org }, query: { limit: 100, cursor } } }),
-    );
-    for (const p of page.items) ids.set(p.slug, p.id).set(p.id, p.id);
-    cursor = page.next ?? undefined;
-  } while (cursor);
+  const projects = await everyPage((cursor) =>
+    api.GET("/orgs/{org}/projects", { params: { path: { org }, query: { limit: 100, cursor } } }),
+  );
+  for (const p of projects) ids.set(p.slug, p.id).set(p.id, p.id);
   return ids;
 }
 

@@ -1,22 +1,14 @@
-import { type Api, ok } from "../client";
+import { type Api, everyPage, ok } from "../client";
 import type { PolicyDoc } from "../spec";
 import { projectIds } from "./apply-budgets";
 import { canonical, type PlanItem } from "./plan";
 
-async function policiesOf(api: Api, org: string) {
-  const out = [];
-  let cursor: string | undefined;
-  do {
-    const page = await ok(
-      api.GET("/orgs/{org}/auto-shutdown/policies", {
-        params: { path: { org }, query: { limit: 100, cursor } },
-      }),
-    );
-    out.push(...page.items);
-    cursor = (page as { next?: string | null }).next ?? undefined;
-  } while (cursor);
-  return out;
-}
+const policiesOf = (api: Api, org: string) =>
+  everyPage((cursor) =>
+    api.GET("/orgs/{org}/auto-shutdown/policies", {
+      params: { path: { org }, query: { limit: 100, cursor } },
+    }),
+  );
 
 const SCOPE = new Set(["kind", "project", "gpuModelId"]);
 const policyName = (d: PolicyDoc) =>

@@ -3,6 +3,7 @@ import { ok } from "../client";
 import { CliError, EXIT } from "../errors";
 import { action, examples } from "../kit";
 import { emit, table, usd } from "../output";
+import { budgetsOf } from "./apply-budgets";
 
 const BY = { project: "project", gpu: "gpu_model", region: "region", pricing: "pricing_model" } as const;
 
@@ -88,15 +89,7 @@ export function registerUsage(program: Command) {
       .action(
         action(async ({ opts, session }) => {
           const { api, org } = await session();
-          const items = [];
-          let cursor: string | undefined;
-          do {
-            const page = await ok(
-              api.GET("/orgs/{org}/budgets", { params: { path: { org }, query: { limit: 100, cursor } } }),
-            );
-            items.push(...page.items);
-            cursor = page.next ?? undefined;
-          } while (cursor);
+          const items = await budgetsOf(api, org);
           emit(
             opts,
             { items },

@@ -210,6 +210,49 @@ describe("forja against a running server", () => {
     expect(refused.code).toBe(3);
   });
 
+  it("services: create (token shown once), list, get, delete; a deleted one is exit 3", async () => {
+    const env = { FORJA_URL: server.url, FORJA_TOKEN: token };
+    const args = [
+      "--type",
+      "h100.1x",
+      "--region",
+      fleet.region,
+      "--image",
+      "pytorch-2.5-cuda12.4",
+      "--max",
+      "2",
+    ];
+    const created = await run(["services", "create", "--name", "cli-chat", ...args, "--json"], { env });
+    expect(created.code, created.stdout + created.stderr).toBe(0);
+    const svc = json(created.stdout);
+    expect(svc).toMatchObject({ name: "cli-chat", maxReplicas: 2, auth: "token" });
+    expect(String(svc.token)).not.toBe("");
+    const human = await run(["services", "create", "--name", "cli-open", ...args, "--public"], { env });
+    expect(human.stdout).toMatch(/cli-open: created .*\nPublic: no token needed\./);
+
+    const list = await run(["services"], { env });
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toMatch(/^NAME\s+REGION\s+TYPE\s+READY/);
+    expect(list.stdout).toMatch(/cli-chat\s+\S+\s+h100\.1x\s+0\/\d+\s+0–2\s+token/);
+    const got = await run(["services", "get", String(svc.id)], { env });
+    expect(got.stdout).toMatch(/Replicas\s+0–2, target 4 concurrency/);
+
+    // The same name again: the API's field error, exit 2; a bad flag never reaches the server.
+    const again = await run(["services", "create", "--name", "cli-chat", ...args], { env });
+    expect(again.code, again.stderr).toBe(2);
+    expect((await run(["services", "create", "--name", "x", ...args, "--metric", "qps"], { env })).code).toBe(
+      2,
+    );
+
+    const del = await run(["services", "delete", String(svc.id), "-q"], { env });
+    expect(del).toMatchObject({ code: 0, stdout: `${svc.id}\n` });
+    expect((await run(["services", "get", String(svc.id)], { env })).code).toBe(3);
+    const ids = (json((await run(["services", "list", "--json"], { env })).stdout).items ?? []).map(
+      (s) => s.name,
+    );
+    expect(ids).toEqual(["cli-open"]);
+  });
+
   it("exit codes: 3 not found, 4 refused, 2 for field errors (printed per field), 2 for bad flags", async () => {
     const env = { FORJA_URL: server.url, FORJA_TOKEN: token };
     const missing = await run(["status", "00000000-0000-4000-8000-000000000000"], { env });

@@ -1,0 +1,165 @@
+import { randomUUID } from "node:crypto";
+import type { Command } from "commander";
+import { everyPage, ok } from "../client";
+import { CliError, EXIT } from "../errors";
+import { action, examples } from "../kit";
+import { emit, table } from "../output";
+
+const int = (flag: string, v: unknown) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new CliError(`${flag}: a whole number, 0 or more`, EXIT.usage);
+  return n;
+};
+
+/** Inference services (docs/adr/0012): replicas of a model server behind the gateway, sized by the autoscaler. */
+export function registerServices(program: Command) {
+  const services = program
+    .command("services")
+    .description("Inference services: list, get, create, delete (replicas autoscaled behind the gateway)");
+
+  examples(
+    services
+      .command("list", { isDefault: true })
+      .description("Services with ready / desired replicas and their bounds")
+      .action(
+        action(async ({ opts, session }) => {
+          const { api, org } = await session();
+          const items = await everyPage((cursor) =>
+            api.GET("/orgs/{org}/services", { params: { path: { org }, query: { limit: 100, cursor } } }),
+          );
+          emit(
+            opts,
+            { items },
+            (d) =>
+              d.items.length === 0
+                ? "No services yet. Create one with: forja services create --name … --type … --region … --image …"
+                : table(d.items, [
+                    { header: "NAME", value: (s) => s.name },
+                    { header: "REGION", value: (s) => s.region },
+                    { header: "TYPE", value: (s) => s.instanceType },
+                    { header: "READY", value: (s) => `${s.ready}/${s.desired}`, right: true },
+                    { header: "MIN–MAX", value: (s) => `${s.min}–${s.max}` },
+                    { header: "AUTH", value: (s) => s.auth },
+                    { header: "ID", value: (s) => s.id },
+                  ]),
+            (d) => d.items.map((s) => s.id),
+          );
+        }),
+      ),
+    ["forja services list", "forja services list --json | jq -r '.items[].name'"],
+  );
+
+  examples(
+    services
+      .command("get <id>")
+      .description("One service's settings")
+      .action(
+        action(async ({ opts, session }, id: string) => {
+          const { api, org } = await session();
+          const s = await ok(api.GET("/orgs/{org}/services/{id}", { params: { path: { org, id } } }));
+          emit(
+            opts,
+            s,
+            (v) =>
+              [
+                ["Name", v.name],
+                ["Image", v.image],
+                ["Offering", `${v.instanceType} in ${v.region} (${v.pricingModel})`],
+                ["Replicas", `${v.minReplicas}–${v.maxReplicas}, target ${v.target} ${v.metric}`],
+                ["Port", String(v.port)],
+                ["Auth", v.auth],
+              ]
+                .map(([k, val]) => `${String(k).padEnd(9)} ${val}`)
+                .join("\n"),
+            (v) => [v.id],
+          );
+        }),
+      ),
+    ["forja services get 7d2e…", "forja services get 7d2e… --json"],
+  );
+
+  examples(
+    services
+      .command("create")
+      .description("Create a service; with token auth its token is printed once")
+      .requiredOption("--name <name>", "lower-case letters, digits and hyphens")
+      .requiredOption("--type <instanceType>", "the replicas' instance type, e.g. l4.1x")
+      .requiredOption("--region <code>", "region code, e.g. eu-fi-hel1")
+      .requiredOption("--image <image>", "the model server's image")
+      .option("--project <slug>", "project", "default")
+      .option("--port <port>", "the port the server listens on", "8000")
+      .option("--min <n>", "fewest replicas (0 scales to zero)", "0")
+      .option("--max <n>", "most replicas", "4")
+      .option("--metric <metric>", "rps or concurrency", "concurrency")
+      .option("--target <n>", "per-replica target of the metric", "4")
+      .option("--spot", "spot replicas (replaced on-demand when spot cannot be had)")
+      .option("--public", "no token needed to call it")
+      .option("--idempotency-key <key>", "retry-safe key (default: a fresh one per call)")
+      .action(
+        action(async ({ opts, session }) => {
+          if (opts.metric !== "rps" && opts.metric !== "concurrency") {
+            throw new CliError("--metric is rps or concurrency", EXIT.usage);
+          }
+          const target = Number(opts.target);
+          if (!(target > 0)) throw new CliError("--target: a number above 0", EXIT.usage);
+          const { api, org } = await session();
+          const created = await ok(
+            api.POST("/orgs/{org}/services", {
+              params: {
+                path: { org },
+                header: { "Idempotency-Key": String(opts.idempotencyKey ?? randomUUID()) },
+              },
+              body: {
+                name: String(opts.name),
+                project: String(opts.project),
+                image: String(opts.image),
+                instanceType: String(opts.type),
+                region: String(opts.region),
+                port: int("--port", opts.port),
+                minReplicas: int("--min", opts.min),
+                maxReplicas: int("--max", opts.max),
+                metric: opts.metric,
+                target,
+                pricingModel: opts.spot ? "spot" : "on_demand",
+                auth: opts.public ? "public" : "token",
+              } as never,
+            }),
+          );
+          emit(
+            opts,
+            created,
+            (c) =>
+              [
+                `${c.name}: created (${c.id})`,
+                c.token ? `Token (shown once, keep it): ${c.token}` : "Public: no token needed.",
+              ].join("\n"),
+            (c) => [c.id],
+          );
+        }),
+      ),
+    [
+      "forja services create --name chat --type l4.1x --region eu-fi-hel1 --image pytorch-2.5-cuda12.4 --max 2",
+      "forja services create --name demo --type l4.1x --region eu-fi-hel1 --image pytorch-2.5-cuda12.4 --public --json",
+    ],
+  );
+
+  examples(
+    services
+      .command("delete <id>")
+      .alias("rm")
+      .description("Delete a service: the gateway stops routing to it, its replicas are terminated")
+      .action(
+        action(async ({ opts, session }, id: string) => {
+          const { api, org } = await session();
+          await ok(api.DELETE("/orgs/{org}/services/{id}", { params: { path: { org, id } } }));
+          emit(
+            opts,
+            { id, deleted: true },
+            () => `${id}: deleted`,
+            (d) => [d.id],
+          );
+        }),
+      ),
+    ["forja services delete 7d2e…"],
+  );
+}
