@@ -1284,7 +1284,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            items: components["schemas"]["QuotaRequest"][];
+                            items: components["schemas"]["OperatorQuotaRequest"][];
                             /** @description Pass as `cursor` for the next page; null on the last */
                             next: string | null;
                         };
@@ -9534,6 +9534,33 @@ export interface components {
             vcpus: number;
             /** @description pricePerGpu relative to marketMedianPerGpu: -0.15 is 15 % below it */
             vsMarket: number | null;
+        };
+        OperatorQuotaRequest: {
+            createdAt: string;
+            decidedAt: string | null;
+            decisionMessage: string | null;
+            gpuModelId: string;
+            grantedGpus: number | null;
+            /** Format: uuid */
+            id: string;
+            /** @description GPUs the organization holds now under this quota */
+            inUseGpus: number;
+            monthSpendUsd: number;
+            /** @description The organization's nominal quota now (MIG slices count as fractions) */
+            nominalGpus: number;
+            orgName: string;
+            orgSlug: string;
+            /** @description Earlier requests of the organization */
+            pastRequests: number;
+            reason: string;
+            regionCode: string;
+            /** @description Nominal GPUs asked for in total */
+            requestedGpus: number;
+            requesterEmail: string | null;
+            /** @enum {string} */
+            status: "open" | "approved" | "partial" | "denied";
+            /** @description End of a temporary raise (ISO time); null = permanent */
+            until: string | null;
         };
         OrgQuota: {
             /** @description Idle cohort GPUs it could borrow right now; MIG slices count as fractions */

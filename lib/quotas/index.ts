@@ -79,6 +79,7 @@ export {
   adminQuotaRowSchema,
   cohortListSchema,
   cohortViewSchema,
+  operatorQuotaRequestViewSchema,
   orgQuotaListSchema,
   orgQuotaViewSchema,
   type QuotaRequestView,

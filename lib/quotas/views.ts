@@ -22,6 +22,20 @@ export const quotaRequestViewSchema = z
   })
   .meta({ id: "QuotaRequest" });
 export type QuotaRequestView = z.infer<typeof quotaRequestViewSchema>;
+/** A request in the operators' queue (GET /admin/quota-requests): the request and its organization's standing. */
+export const operatorQuotaRequestViewSchema = quotaRequestViewSchema
+  .extend({
+    orgSlug: z.string(),
+    orgName: z.string(),
+    requesterEmail: z.string().nullable(),
+    nominalGpus: z
+      .number()
+      .meta({ description: "The organization's nominal quota now (MIG slices count as fractions)" }),
+    inUseGpus: z.number().meta({ description: "GPUs the organization holds now under this quota" }),
+    monthSpendUsd: z.number(),
+    pastRequests: z.int().meta({ description: "Earlier requests of the organization" }),
+  })
+  .meta({ id: "OperatorQuotaRequest" });
 export const quotaRequestListSchema = z
   .object({ items: z.array(quotaRequestViewSchema) })
   .meta({ id: "QuotaRequestList" });

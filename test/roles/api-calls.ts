@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { eq, type SQL, sql } from "drizzle-orm";
+import { schedulePriceChange } from "@/lib/catalog";
 import { getDb } from "@/lib/db/client";
 import { webhookEndpoints } from "@/lib/db/schema";
 import { sendTestWebhook } from "@/lib/notify";
@@ -8,6 +9,7 @@ import { newFleet } from "@/lib/provisioning/__tests__/fixtures";
 import { createQuotaRequest } from "@/lib/quotas";
 import { inviteMember } from "@/lib/tenancy";
 import { uniqueEmail } from "../factories";
+import { priceChange } from "../sweep/action-calls";
 import type { SweepFixture } from "../sweep/fixture";
 
 /**
@@ -111,6 +113,26 @@ export const API_CALLS: Record<string, ApiRecipe> = {
   },
   "POST /api/v1/admin/nodes/[id]/drain": node,
   "POST /api/v1/admin/nodes/[id]/fail": node,
+  "PUT /api/v1/admin/nodes/[id]/mig-layout": async () => {
+    const id = (await newFleet([{ gpus: 1 }])).nodes[0]?.id ?? "";
+    return {
+      params: { id },
+      body: { migGpus: [0] },
+      watch: sql`select mig_enabled::text as v from node_gpus where node_id = ${id}`,
+    };
+  },
+  "GET /api/v1/admin/prices": () => ({}),
+  "POST /api/v1/admin/prices": (fx) => ({
+    body: { ...priceChange(fx), usdPerHour: 3.1 },
+    watch: sql`select count(*)::text as v from prices where region_code = ${fx.fleet.region}`,
+  }),
+  "DELETE /api/v1/admin/prices/[id]": async (fx) => {
+    const change = await schedulePriceChange(opCtx(fx), { ...priceChange(fx), usdPerHour: 3.2 });
+    return {
+      params: { id: change.id },
+      watch: sql`select count(*)::text as v from prices where id = ${change.id}`,
+    };
+  },
   "GET /api/v1/admin/audit/export": (fx) => ({ query: `org=${fx.a.slug}` }),
 
   "POST /api/v1/orgs/[org]/invitations": () => ({ body: { email: uniqueEmail("inv"), role: "member" } }),

@@ -178,6 +178,33 @@ export const MATRIX: MatrixRow[] = [
     allowed: OP,
   },
   {
+    area: "Fleet",
+    what: "Change the MIG layout of an idle node",
+    action: "admin/fleet/actions.ts#setMigLayoutAction",
+    api: "PUT /api/v1/admin/nodes/[id]/mig-layout",
+    allowed: OP,
+  },
+  {
+    area: "Prices",
+    what: "List prices against the market median",
+    api: "GET /api/v1/admin/prices",
+    allowed: OP,
+  },
+  {
+    area: "Prices",
+    what: "Schedule a price change",
+    action: "admin/prices/actions.ts#schedulePriceAction",
+    api: "POST /api/v1/admin/prices",
+    allowed: OP,
+  },
+  {
+    area: "Prices",
+    what: "Cancel a scheduled price change",
+    action: "admin/prices/actions.ts#cancelPriceAction",
+    api: "DELETE /api/v1/admin/prices/[id]",
+    allowed: OP,
+  },
+  {
     area: "Audit",
     what: "Export the platform audit log (CSV)",
     api: "GET /api/v1/admin/audit/export",

@@ -379,7 +379,7 @@ export const ACTION_CALLS: Record<string, Recipe> = {
 };
 
 /** A change of the fleet's h100.1x on-demand price at a time of its own (a taken time is a conflict). */
-function priceChange(o: ActionOrg) {
+export function priceChange(o: { fleet: { region: string } }) {
   const at = new Date(Date.now() + 86_400_000 * (1 + Math.floor(Math.random() * 10_000)));
   return {
     instanceTypeId: "h100.1x",

@@ -5,6 +5,8 @@ import { GET as projects } from "@/app/api/v1/orgs/[org]/projects/route";
 import { ValidationError } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { apiTokens, users } from "@/lib/db/schema";
+import { newFleet } from "@/lib/provisioning/__tests__/fixtures";
+import { createQuotaRequest } from "@/lib/quotas";
 import { createApiToken } from "@/lib/tenancy";
 import { newTenant } from "@/test/factories";
 import { call, expectProblem } from "./support";
@@ -22,8 +24,17 @@ describe("admin-scope API tokens (operators)", () => {
     const admin = await createApiToken(op.ctx, op.org.slug, { name: "ops", scope: "admin" });
     expect(admin.token.scope).toBe("admin");
     const write = await createApiToken(op.ctx, op.org.slug, { name: "ci" });
+    // One request at least, so the queue's items are checked against the document too.
+    const fleet = await newFleet([{ gpus: 1 }]);
+    await createQuotaRequest(op.ctx, op.org.slug, {
+      gpuModelId: "h100",
+      regionCode: fleet.region,
+      requestedGpus: 16,
+      reason: "Admin token test",
+    });
     const ok = await call(adminQuotaRequests, "/admin/quota-requests", {}, { token: admin.secret });
     expect(ok.status).toBe(200);
+    expect(((await ok.json()) as { items: unknown[] }).items.length).toBeGreaterThan(0);
     await expectProblem(
       await call(adminQuotaRequests, "/admin/quota-requests", {}, { token: write.secret }),
       403,

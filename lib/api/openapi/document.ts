@@ -18,6 +18,7 @@ import {
   cohortListSchema,
   cohortSchema,
   cohortViewSchema,
+  operatorQuotaRequestViewSchema,
   orgQuotaListSchema,
   quotaDecisionSchema,
   quotaRequestListSchema,
@@ -205,10 +206,7 @@ const paths: ZodOpenApiPathsObject = {
       description:
         "Operators only. Open first, with each organization's nominal, use, month-to-date spend and earlier requests.",
       requestParams: { query: pageParams },
-      responses: responses(
-        { "200": json("Requests", listOf(quotaRequestListSchema.shape.items.element)) },
-        [403, 422],
-      ),
+      responses: responses({ "200": json("Requests", listOf(operatorQuotaRequestViewSchema)) }, [403, 422]),
     },
   },
   "/admin/quota-requests/{id}/approve": {
