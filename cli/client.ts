@@ -2,6 +2,7 @@ import createClient from "openapi-fetch";
 import type { paths } from "./api/openapi";
 import { type Credentials, loadCredentials } from "./config";
 import { CliError, EXIT, type Problem, problemError } from "./errors";
+import { currentLang, t } from "./messages";
 
 export type Api = ReturnType<typeof createClient<paths>>;
 export type Session = { api: Api; org: string; creds: Credentials };
@@ -9,7 +10,12 @@ export type Session = { api: Api; org: string; creds: Credentials };
 export function apiFor(creds: Credentials): Api {
   return createClient<paths>({
     baseUrl: `${creds.url}/api/v1`,
-    headers: { authorization: `Bearer ${creds.token}`, "user-agent": "forja-cli" },
+    headers: {
+      authorization: `Bearer ${creds.token}`,
+      "user-agent": "forja-cli",
+      // The API answers field messages in this language too (Content-Language says which it used).
+      "accept-language": currentLang(),
+    },
   });
 }
 
@@ -21,7 +27,7 @@ export async function ok<T>(call: Promise<Result<T>>): Promise<T> {
   try {
     r = await call;
   } catch (err) {
-    throw new CliError(`Cannot reach the server: ${(err as Error).message}`, EXIT.error);
+    throw new CliError(t("unreachable", { why: (err as Error).message }), EXIT.error);
   }
   if (r.error !== undefined || !r.response.ok) {
     const problem = (typeof r.error === "object" && r.error ? r.error : {}) as Problem;
@@ -38,7 +44,7 @@ export async function session(orgFlag?: string): Promise<Session> {
   if (!org) {
     const me = await ok(api.GET("/me"));
     if (me.organizations.length !== 1) {
-      throw new CliError("Name the organization with --org SLUG (or FORJA_ORG)", EXIT.usage);
+      throw new CliError(t("nameOrg"), EXIT.usage);
     }
     org = me.organizations[0]?.slug as string;
   }

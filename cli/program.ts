@@ -9,6 +9,7 @@ import { registerServices } from "./commands/services";
 import { registerUsage } from "./commands/usage";
 import { CliError, EXIT } from "./errors";
 import { examples } from "./kit";
+import { setLang, t } from "./messages";
 
 export function buildProgram(): Command {
   const program = new Command("forja")
@@ -17,6 +18,10 @@ export function buildProgram(): Command {
     .option("--json", "print the API's JSON (stable shapes, see docs/cli.md)")
     .option("-q, --quiet", "print ids only")
     .option("--org <slug>", "organization (default: the one the token reaches; or FORJA_ORG)")
+    .option(
+      "--lang <en|es>",
+      "language of messages, also sent as Accept-Language (default: FORJA_LANG, LANG)",
+    )
     .showHelpAfterError("(forja --help lists the commands; forja COMMAND --help shows examples)")
     .exitOverride();
   examples(program, [
@@ -33,6 +38,13 @@ export function buildProgram(): Command {
   registerApply(program);
   registerCompletion(program);
   for (const c of program.commands) c.exitOverride();
+  program.hook("preAction", (_, actionCmd) => {
+    try {
+      setLang(actionCmd.optsWithGlobals().lang);
+    } catch (err) {
+      throw new CliError((err as Error).message, EXIT.usage);
+    }
+  });
   return program;
 }
 
@@ -48,7 +60,7 @@ export async function runCli(argv: string[]): Promise<number> {
       return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
     if (err instanceof CliError) {
-      process.stderr.write(`error: ${err.message}\n`);
+      process.stderr.write(`${t("errorPrefix")}: ${err.message}\n`);
       if (program.opts().json && err.problem)
         process.stdout.write(`${JSON.stringify(err.problem, null, 2)}\n`);
       return err.exitCode;

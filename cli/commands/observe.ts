@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { ok } from "../client";
 import { CliError, EXIT, type Problem, problemError } from "../errors";
 import { action, examples } from "../kit";
+import { t } from "../messages";
 import { emit, parseDuration, sparkline } from "../output";
 
 type LogLine = { at: string; stream: "stdout" | "stderr"; text: string };
@@ -32,7 +33,7 @@ async function readEvents(stream: ReadableStream<Uint8Array>, onLine: (l: LogLin
       }
     }
   }
-  throw new CliError("Cannot reach the server: the log stream ended early", EXIT.error);
+  throw new CliError(t("unreachable", { why: t("streamEnded") }), EXIT.error);
 }
 
 const METRICS = ["utilization", "memory", "power", "temperature"] as const;

@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { everyPage, ok } from "../client";
 import { CliError, EXIT } from "../errors";
 import { action, examples } from "../kit";
+import { t } from "../messages";
 import { emit, table } from "../output";
 
 const int = (flag: string, v: unknown) => {
@@ -32,7 +33,7 @@ export function registerServices(program: Command) {
             { items },
             (d) =>
               d.items.length === 0
-                ? "No services yet. Create one with: forja services create --name … --type … --region … --image …"
+                ? t("noServices")
                 : table(d.items, [
                     { header: "NAME", value: (s) => s.name },
                     { header: "REGION", value: (s) => s.region },
@@ -130,8 +131,8 @@ export function registerServices(program: Command) {
             created,
             (c) =>
               [
-                `${c.name}: created (${c.id})`,
-                c.token ? `Token (shown once, keep it): ${c.token}` : "Public: no token needed.",
+                t("serviceCreated", { name: c.name, id: c.id }),
+                c.token ? t("serviceToken", { token: c.token }) : t("servicePublic"),
               ].join("\n"),
             (c) => [c.id],
           );
@@ -155,7 +156,7 @@ export function registerServices(program: Command) {
           emit(
             opts,
             { id, deleted: true },
-            () => `${id}: deleted`,
+            () => t("serviceDeleted", { id }),
             (d) => [d.id],
           );
         }),

@@ -253,6 +253,27 @@ describe("forja against a running server", () => {
     expect(ids).toEqual(["cli-open"]);
   });
 
+  it("--lang es / LANG=es: the CLI's own messages from its Spanish catalog, the API's field messages too", async () => {
+    const fresh = await newOrg("cli-es");
+    const env = {
+      FORJA_URL: server.url,
+      FORJA_TOKEN: (await createApiToken(fresh.ctx, fresh.slug, { name: "es" })).secret,
+    };
+    const empty = await run(["services"], { env: { ...env, LANG: "es_ES.UTF-8" } });
+    expect(empty.stdout).toContain("Aún no hay servicios");
+    expect((await run(["services"], { env: { ...env, LANG: "C.UTF-8" } })).stdout).toContain(
+      "No services yet",
+    );
+    const args = ["--name", "es-chat", "--type", "h100.1x", "--region", fleet.region, "--image", "nope:1"];
+    const refused = await run(["--lang", "es", "services", "create", ...args], { env });
+    expect(refused.code).toBe(2);
+    // Accept-Language: es went with the call, so the problem's field message is the API's Spanish one.
+    expect(refused.stderr).toContain("image: Esta imagen no existe");
+    const english = await run(["services", "create", ...args], { env });
+    expect(english.stderr).toContain("image: This image does not exist");
+    expect((await run(["--lang", "fr", "services"], { env })).code).toBe(2);
+  });
+
   it("exit codes: 3 not found, 4 refused, 2 for field errors (printed per field), 2 for bad flags", async () => {
     const env = { FORJA_URL: server.url, FORJA_TOKEN: token };
     const missing = await run(["status", "00000000-0000-4000-8000-000000000000"], { env });

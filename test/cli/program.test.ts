@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { offerQuery } from "@/cli/commands/catalog";
 import { completionScript } from "@/cli/commands/completion";
 import { exitCodeFor } from "@/cli/errors";
+import { CATALOG, langFromEnv } from "@/cli/messages";
 import { sparkline } from "@/cli/output";
 import { buildProgram } from "@/cli/program";
 
@@ -60,5 +61,23 @@ describe("the forja program", () => {
 
   it("draws sparklines to scale", () => {
     expect(sparkline([0, 50, 100, null], 100)).toBe("▁▅█ ");
+  });
+});
+
+describe("the CLI's message catalog", () => {
+  it("has every English message in Spanish, with the same parameters", () => {
+    const params = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+    expect(Object.keys(CATALOG.es).sort()).toEqual(Object.keys(CATALOG.en).sort());
+    for (const [k, text] of Object.entries(CATALOG.en)) {
+      expect(params(CATALOG.es[k as keyof typeof CATALOG.es]), k).toEqual(params(text));
+    }
+  });
+
+  it("reads the language from FORJA_LANG, then the locale variables", () => {
+    expect(langFromEnv({ LANG: "es_ES.UTF-8" })).toBe("es");
+    expect(langFromEnv({ LC_ALL: "es_MX", LANG: "en_US.UTF-8" })).toBe("es");
+    expect(langFromEnv({ FORJA_LANG: "en", LANG: "es_ES.UTF-8" })).toBe("en");
+    expect(langFromEnv({ LANG: "C.UTF-8" })).toBe("en");
+    expect(langFromEnv({ LANG: "estonian" })).toBe("en");
   });
 });
