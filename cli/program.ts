@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { registerAccount } from "./commands/account";
+import { registerAdmin } from "./commands/admin";
 import { registerApply } from "./commands/apply";
 import { registerCatalog } from "./commands/catalog";
 import { registerCompletion } from "./commands/completion";
@@ -35,6 +36,7 @@ export function buildProgram(): Command {
   registerObserve(program);
   registerUsage(program);
   registerServices(program);
+  registerAdmin(program);
   registerApply(program);
   registerCompletion(program);
   for (const c of program.commands) c.exitOverride();

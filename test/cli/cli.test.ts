@@ -5,9 +5,9 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listAutoShutdownPolicies } from "@/lib/autoshutdown";
 import { createBudget } from "@/lib/budgets";
-import { systemCtx } from "@/lib/core";
+import { systemCtx, type UserActor } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
-import { memberships } from "@/lib/db/schema";
+import { memberships, users } from "@/lib/db/schema";
 import {
   createFixedProvider,
   launch,
@@ -23,6 +23,7 @@ import {
   notebookSpec,
   type TestFleet,
 } from "@/lib/provisioning/__tests__/fixtures";
+import { createQuotaRequest } from "@/lib/quotas";
 import { createApiToken } from "@/lib/tenancy";
 import { startApiServer } from "@/test/support/http-app";
 import { forja } from "./support";
@@ -272,6 +273,32 @@ describe("forja against a running server", () => {
     const english = await run(["services", "create", ...args], { env });
     expect(english.stderr).toContain("image: This image does not exist");
     expect((await run(["--lang", "fr", "services"], { env })).code).toBe(2);
+  });
+
+  it("forja admin with an operator's admin token; a write token (even an operator's) is refused, exit 4", async () => {
+    const ops = await newOrg("cli-ops");
+    await getDb().update(users).set({ isOperator: true }).where(eq(users.id, ops.user.id));
+    const opCtx = { actor: { ...(ops.actor as UserActor), isOperator: true } };
+    const adminToken = (await createApiToken(opCtx, ops.slug, { name: "ops", scope: "admin" })).secret;
+    const writeToken = (await createApiToken(opCtx, ops.slug, { name: "ci" })).secret;
+    const asker = await newOrg("cli-asker");
+    const req = await createQuotaRequest(asker.ctx, asker.slug, {
+      gpuModelId: "h100",
+      regionCode: fleet.region,
+      requestedGpus: 640,
+      reason: "CLI admin test",
+    });
+    const env = { FORJA_URL: server.url, FORJA_TOKEN: adminToken };
+    const list = await run(["admin", "quota-requests", "--status", "open", "--json"], { env });
+    expect(list.code, list.stderr).toBe(0);
+    expect((json(list.stdout).items ?? []).some((r) => r.id === req.id)).toBe(true);
+    const refused = await run(["admin", "quota-requests"], { env: { ...env, FORJA_TOKEN: writeToken } });
+    expect(refused.code).toBe(4);
+    const approved = await run(["admin", "approve", req.id, "--gpus", "320", "--json"], { env });
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(json(approved.stdout)).toMatchObject({ id: req.id, status: "partial", grantedGpus: 320 });
+    // Decided already: the API's conflict is exit 5.
+    expect((await run(["admin", "deny", req.id], { env })).code).toBe(5);
   });
 
   it("exit codes: 3 not found, 4 refused, 2 for field errors (printed per field), 2 for bad flags", async () => {
