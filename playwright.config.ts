@@ -1,23 +1,12 @@
-import fs from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
+import { chromiumPath } from "./e2e/support/chromium";
+
+export { chromiumPath };
 
 // Ports are chosen once in the main process; workers inherit them through the environment.
 if (!process.env.E2E_PORT) process.env.E2E_PORT = String(3100 + Math.floor(Math.random() * 800));
 const port = Number(process.env.E2E_PORT);
 const baseURL = `http://localhost:${port}`;
-
-export function chromiumPath(): string {
-  const candidates = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].filter(
-    (p): p is string => Boolean(p),
-  );
-  const found = candidates.find((p) => fs.existsSync(p));
-  if (!found) {
-    throw new Error(
-      "No Chromium found. Install one: `sudo apt-get install -y chromium` (Debian/Ubuntu), or set CHROMIUM_PATH to a Chromium/Chrome binary.",
-    );
-  }
-  return found;
-}
 
 export default defineConfig({
   testDir: "e2e",

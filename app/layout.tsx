@@ -3,7 +3,6 @@ import { cookies } from "next/headers";
 import { NextIntlClientProvider } from "next-intl";
 import { getLocale, getTranslations } from "next-intl/server";
 import type { ReactNode } from "react";
-import { Providers } from "./providers";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -33,9 +32,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         >
           {t("skipToContent")}
         </a>
-        <NextIntlClientProvider>
-          <Providers>{children}</Providers>
-        </NextIntlClientProvider>
+        {/* No other client provider here: whatever the root layout holds, every page downloads (React Query is
+            in components/ui/live-queries.tsx, next-auth's client is imported when its buttons are pressed). */}
+        <NextIntlClientProvider>{children}</NextIntlClientProvider>
       </body>
     </html>
   );

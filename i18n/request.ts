@@ -1,6 +1,6 @@
 import { cookies, headers } from "next/headers";
 import { getRequestConfig } from "next-intl/server";
-import { messagesFor } from "@/messages";
+import { compiledMessagesFor } from "./compiled-messages";
 import { isLocale, LOCALE_COOKIE, negotiateLocale } from "./config";
 
 // Locale: the user's explicit choice (cookie) first, else the browser's Accept-Language.
@@ -9,5 +9,5 @@ export default getRequestConfig(async () => {
   const locale = isLocale(cookieLocale)
     ? cookieLocale
     : negotiateLocale((await headers()).get("accept-language"));
-  return { locale, messages: messagesFor(locale), timeZone: "UTC" };
+  return { locale, messages: compiledMessagesFor(locale), timeZone: "UTC" };
 });

@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { freePort, startEmbeddedPostgres } from "@/lib/db/embedded";
 import { runMigrations } from "@/lib/db/migrate";
+import { percentile } from "./bench/stats";
 import type { Benchmark, Variant } from "./bench/types";
 
 async function loadBenchmarks(): Promise<Benchmark[]> {
@@ -26,13 +27,9 @@ async function loadBenchmarks(): Promise<Benchmark[]> {
     (await import("./bench/slurm")).slurmBench,
     (await import("./bench/services")).servicesBench,
     (await import("./bench/quota-sim")).quotaSim,
+    (await import("./bench/pages")).pagesBench,
+    (await import("./bench/load")).loadBench,
   ];
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (!sorted.length) return Number.NaN;
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[i] as number;
 }
 
 async function measure(v: Variant, runs: number, warmup: number) {

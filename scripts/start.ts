@@ -2,13 +2,12 @@
  * One command for a single machine: embedded PostgreSQL (unless DATABASE_URL is set), migrations, demo seed on
  * an empty database, a production build when sources changed, the web server and the worker. Ctrl-C stops all.
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import fs from "node:fs";
+import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { closeDb } from "@/lib/db/client";
 import { type EmbeddedDb, isPortFree, StartupError, startEmbeddedPostgres } from "@/lib/db/embedded";
 import { runMigrations, withStartupLock } from "@/lib/db/migrate";
-import { sourceFingerprint } from "@/lib/runtime/build-fingerprint";
+import { buildIfChanged } from "@/lib/runtime/build-fingerprint";
 import { missingSharedSettings } from "@/lib/runtime/required-env";
 import { dataDir, loadOrCreateSecrets } from "@/lib/runtime/secrets";
 import { seedIfEmpty } from "@/lib/seed";
@@ -44,15 +43,12 @@ async function shutdown(code: number): Promise<never> {
 }
 
 function buildIfNeeded(env: NodeJS.ProcessEnv): void {
-  const distDir = process.env.NEXT_DIST_DIR || ".next";
-  const stamp = path.join(distDir, "forja-build-fingerprint");
-  const fingerprint = sourceFingerprint();
-  const built = fs.existsSync(path.join(distDir, "BUILD_ID")) && fs.existsSync(stamp);
-  if (built && fs.readFileSync(stamp, "utf8") === fingerprint) return;
-  console.log("[forja] building the console (first start or sources changed)…");
-  const r = spawnSync(path.resolve("node_modules/.bin/next"), ["build"], { stdio: "inherit", env });
-  if (r.status !== 0) throw new StartupError("next build failed (see the output above).");
-  fs.writeFileSync(stamp, fingerprint);
+  const announce = () => console.log("[forja] building the console (first start or sources changed)…");
+  try {
+    buildIfChanged(process.env.NEXT_DIST_DIR || ".next", env, announce);
+  } catch (e) {
+    throw new StartupError(e instanceof Error ? e.message : String(e));
+  }
 }
 
 async function main(): Promise<void> {

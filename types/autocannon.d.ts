@@ -1,4 +1,4 @@
-// The part of autocannon's API the services bench uses (the package ships no types).
+// The part of autocannon's API the services and load benches use (the package ships no types).
 declare module "autocannon" {
   type Options = {
     url: string;
@@ -19,6 +19,13 @@ declare module "autocannon" {
     non2xx: number;
     "2xx": number;
   };
-  function autocannon(opts: Options): Promise<Result>;
+  /** The run is a promise of its result that also emits each response (its latency in ms) as it comes. */
+  type Run = Promise<Result> & {
+    on(
+      event: "response",
+      listener: (client: unknown, status: number, bytes: number, ms: number) => void,
+    ): Run;
+  };
+  function autocannon(opts: Options): Run;
   export default autocannon;
 }

@@ -5,13 +5,8 @@ import { usePathname, useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { type FormEvent, useEffect, useRef, useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
-import {
-  CATALOG_SORTS,
-  DEFAULT_PAGE_SIZE,
-  type CatalogFilters as Filters,
-  GPU_COUNT_OPTIONS,
-  PRICING_MODELS,
-} from "@/lib/catalog/schemas";
+import { CATALOG_SORTS, DEFAULT_PAGE_SIZE, GPU_COUNT_OPTIONS, PRICING_MODELS } from "@/lib/catalog/options";
+import type { CatalogFilters as Filters } from "@/lib/catalog/schemas";
 
 const MEMORY_STEPS = [16, 24, 40, 48, 80, 141];
 

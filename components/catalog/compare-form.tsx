@@ -2,7 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import { type FormEvent, type ReactNode, useState } from "react";
-import { MAX_COMPARE } from "@/lib/catalog/schemas";
+import { MAX_COMPARE } from "@/lib/catalog/options";
 
 const boxes = (form: HTMLFormElement) =>
   Array.from(form.querySelectorAll<HTMLInputElement>('input[type="checkbox"][name="o"]'));

@@ -1,19 +1,21 @@
 "use client";
 
+import dynamic from "next/dynamic";
 import { useTranslations } from "next-intl";
 import { type ReactNode, useId, useMemo } from "react";
-import { Area, CartesianGrid, ComposedChart, Legend, Line, Tooltip, XAxis, YAxis } from "recharts";
-import { AXIS_TICK, xAxisLabel, yAxisLabel } from "./axis-style";
 import { ChartEmpty } from "./chart-empty";
 import { ChartSkeleton } from "./chart-skeleton";
 import { ChartSummary } from "./chart-summary";
-import { ChartTooltip } from "./chart-tooltip";
 import { EMPHASIS_STYLE, type SeriesStyle, seriesStyle } from "./palette";
 import type { ChartRange } from "./ranges";
 import { type ChartSeries, hasSamples, summarize, toChartRows } from "./series";
 import { useChartFormat } from "./use-chart-format";
 
 const SPARSE_POINTS = 60;
+// recharts (about 130 kB gzip) is fetched after the page has loaded, by the pages that draw a chart.
+const TimeSeriesPlot = dynamic(() => import("./time-series-plot").then((m) => m.TimeSeriesPlot), {
+  ssr: false,
+});
 
 export type TimeSeriesChartProps = {
   title: string;
@@ -62,65 +64,22 @@ export function TimeSeriesChart(props: TimeSeriesChartProps) {
   else
     body = (
       <div className="flex flex-col gap-3">
-        <ComposedChart
-          data={rows}
-          responsive
-          style={{ width: "100%", height }}
-          margin={{ top: 8, right: 16, bottom: 20, left: 8 }}
-          title={title}
-          desc={t("pictureDescription")}
-        >
-          <CartesianGrid strokeDasharray="3 3" stroke="currentColor" strokeOpacity={0.15} />
-          <XAxis
-            dataKey="t"
-            type="number"
-            scale="time"
-            domain={["dataMin", "dataMax"]}
-            tickFormatter={fmt.tick}
-            minTickGap={24}
-            tick={AXIS_TICK}
-            label={xAxisLabel(t("timeAxis", { timeZone: fmt.timeZone }))}
+        <div style={{ minHeight: height }}>
+          <TimeSeriesPlot
+            rows={rows}
+            series={series}
+            title={title}
+            height={height}
+            range={range}
+            unit={unit}
+            digits={digits}
+            yAxisLabel={props.yAxisLabel}
+            yDomain={props.yDomain}
+            variant={props.variant}
+            styleOf={styleOf}
+            dotted={dotted}
           />
-          <YAxis
-            width="auto"
-            domain={props.yDomain ?? [0, "auto"]}
-            tickFormatter={(v: number) => fmt.value(v, 0)}
-            tick={AXIS_TICK}
-            label={yAxisLabel(props.yAxisLabel)}
-          />
-          <Tooltip content={(p) => <ChartTooltip {...p} fmt={fmt} unit={unit} digits={digits} />} />
-          <Legend verticalAlign="top" height={28} itemSorter={null} wrapperStyle={{ fontSize: 12 }} />
-          {series.map((s, i) => {
-            const st = styleOf(s.key, i);
-            return props.variant === "area" ? (
-              <Area
-                key={s.key}
-                dataKey={s.key}
-                name={s.label}
-                type="monotone"
-                stroke={st.color}
-                fill={st.color}
-                fillOpacity={0.12}
-                strokeWidth={st.width}
-                strokeDasharray={st.dash}
-                dot={dotted.has(s.key) ? { r: 2.5, fill: st.color } : false}
-                isAnimationActive={false}
-              />
-            ) : (
-              <Line
-                key={s.key}
-                dataKey={s.key}
-                name={s.label}
-                type="monotone"
-                stroke={st.color}
-                strokeWidth={st.width}
-                strokeDasharray={st.dash}
-                dot={dotted.has(s.key) ? { r: 2.5, fill: st.color } : false}
-                isAnimationActive={false}
-              />
-            );
-          })}
-        </ComposedChart>
+        </div>
         <ChartSummary
           caption={t("summary.caption", { title, range: t(`range.${range}`) })}
           summaries={summaries}

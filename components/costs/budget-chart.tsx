@@ -1,13 +1,15 @@
 "use client";
 
+import dynamic from "next/dynamic";
 import { useFormatter, useTranslations } from "next-intl";
 import { useId } from "react";
-import { Area, CartesianGrid, ComposedChart, Legend, Line, Tooltip, XAxis, YAxis } from "recharts";
-import { AXIS_TICK, xAxisLabel, yAxisLabel } from "@/components/charts/axis-style";
-import { seriesStyle } from "@/components/charts/palette";
 import type { BudgetPoint } from "./budget-series";
 
 type Props = { title: string; points: BudgetPoint[]; currency: string; summary: string };
+
+const PLOT_HEIGHT = 280;
+// recharts (about 130 kB gzip) is fetched after the page has loaded, by the pages that draw a chart.
+const BudgetPlot = dynamic(() => import("./budget-plot").then((m) => m.BudgetPlot), { ssr: false });
 
 /**
  * Cumulative actual spend (area), the forecast to month end (dashed) and the budget (flat line) over the
@@ -19,11 +21,8 @@ export function BudgetChart({ title, points, currency, summary }: Props) {
   const headingId = useId();
   const money = (n: number | null) =>
     n === null ? t("none") : format.number(n, { style: "currency", currency });
-  const day = (ms: number) =>
-    format.dateTime(new Date(ms), { month: "short", day: "numeric", timeZone: "UTC" });
   const instant = (ms: number) =>
     format.dateTime(new Date(ms), { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
-  const [actual, forecast, budget] = [seriesStyle(0), seriesStyle(1), seriesStyle(4)];
   return (
     <section
       aria-labelledby={headingId}
@@ -33,68 +32,15 @@ export function BudgetChart({ title, points, currency, summary }: Props) {
         {title}
       </h2>
       <p className="text-sm text-slate-700 dark:text-slate-300">{summary}</p>
-      <ComposedChart
-        data={points}
-        responsive
-        style={{ width: "100%", height: 280 }}
-        margin={{ top: 8, right: 16, bottom: 20, left: 8 }}
-        title={title}
-        desc={summary}
-      >
-        <CartesianGrid strokeDasharray="3 3" stroke="currentColor" strokeOpacity={0.15} />
-        <XAxis
-          dataKey="t"
-          type="number"
-          scale="time"
-          domain={["dataMin", "dataMax"]}
-          tickFormatter={day}
-          minTickGap={24}
-          tick={AXIS_TICK}
-          label={xAxisLabel(t("xAxis"))}
+      <div style={{ minHeight: PLOT_HEIGHT }}>
+        <BudgetPlot
+          points={points}
+          currency={currency}
+          title={title}
+          summary={summary}
+          height={PLOT_HEIGHT}
         />
-        <YAxis
-          width="auto"
-          tickFormatter={(v: number) => format.number(v, { maximumFractionDigits: 0 })}
-          tick={AXIS_TICK}
-          label={yAxisLabel(t("yAxis", { currency }))}
-        />
-        <Tooltip
-          formatter={(v) => money(typeof v === "number" ? v : null)}
-          labelFormatter={(l) => instant(Number(l))}
-          contentStyle={{ fontSize: 12 }}
-        />
-        <Legend verticalAlign="top" height={28} wrapperStyle={{ fontSize: 12 }} />
-        <Area
-          dataKey="actual"
-          name={t("actual")}
-          type="linear"
-          stroke={actual.color}
-          fill={actual.color}
-          fillOpacity={0.15}
-          strokeWidth={2}
-          isAnimationActive={false}
-        />
-        <Line
-          dataKey="forecast"
-          name={t("forecast")}
-          type="linear"
-          stroke={forecast.color}
-          strokeDasharray="6 3"
-          strokeWidth={2}
-          dot={false}
-          isAnimationActive={false}
-        />
-        <Line
-          dataKey="budget"
-          name={t("budget")}
-          type="linear"
-          stroke={budget.color}
-          strokeDasharray="2 3"
-          strokeWidth={2}
-          dot={false}
-          isAnimationActive={false}
-        />
-      </ComposedChart>
+      </div>
       <details className="text-sm">
         <summary className="cursor-pointer text-orange-800 underline dark:text-orange-300">
           {t("showTable")}

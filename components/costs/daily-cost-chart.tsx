@@ -1,10 +1,9 @@
 "use client";
 
+import dynamic from "next/dynamic";
 import { useFormatter, useTranslations } from "next-intl";
 import { useId, useMemo } from "react";
-import { Bar, CartesianGrid, ComposedChart, Legend, Tooltip, XAxis, YAxis } from "recharts";
 import { ChartEmpty } from "@/components/charts";
-import { AXIS_TICK, xAxisLabel, yAxisLabel } from "@/components/charts/axis-style";
 import { seriesStyle } from "@/components/charts/palette";
 
 export type DailyCostGroup = { key: string; label: string; amountUsd: number };
@@ -21,7 +20,11 @@ type Props = {
   groupInline: string;
 };
 
-type Row = { day: string } & Record<string, number | string>;
+export type DailyCostRow = { day: string } & Record<string, number | string>;
+
+const PLOT_HEIGHT = 280;
+// recharts (about 130 kB gzip) is fetched after the page has loaded, by the pages that draw a chart.
+const DailyCostPlot = dynamic(() => import("./daily-cost-plot").then((m) => m.DailyCostPlot), { ssr: false });
 
 /**
  * Daily cost as stacked bars (one colour and hatch-free legend entry per group), with an exact-value tooltip
@@ -35,7 +38,7 @@ export function DailyCostChart({ title, days, groups, rows, currency, groupLabel
   const dayLabel = (d: string) =>
     format.dateTime(new Date(`${d}T00:00:00Z`), { month: "short", day: "numeric", timeZone: "UTC" });
   const data = useMemo(() => {
-    const byDay = new Map<string, Row>(days.map((d) => [d, { day: d } as Row]));
+    const byDay = new Map<string, DailyCostRow>(days.map((d) => [d, { day: d } as DailyCostRow]));
     for (const r of rows) {
       const row = byDay.get(r.day);
       if (row) row[r.key] = Math.round(((Number(row[r.key]) || 0) + r.amountUsd) * 100) / 100;
@@ -59,45 +62,16 @@ export function DailyCostChart({ title, days, groups, rows, currency, groupLabel
         <ChartEmpty height={200}>{t("empty")}</ChartEmpty>
       ) : (
         <>
-          <ComposedChart
-            data={data}
-            responsive
-            style={{ width: "100%", height: 280 }}
-            margin={{ top: 8, right: 16, bottom: 20, left: 8 }}
-            title={title}
-            desc={t("pictureDescription", { group: groupInline })}
-          >
-            <CartesianGrid strokeDasharray="3 3" stroke="currentColor" strokeOpacity={0.15} />
-            <XAxis
-              dataKey="day"
-              tickFormatter={dayLabel}
-              minTickGap={16}
-              tick={AXIS_TICK}
-              label={xAxisLabel(t("xAxis"))}
+          <div style={{ minHeight: PLOT_HEIGHT }}>
+            <DailyCostPlot
+              data={data}
+              groups={groups}
+              currency={currency}
+              title={title}
+              groupInline={groupInline}
+              height={PLOT_HEIGHT}
             />
-            <YAxis
-              width="auto"
-              tickFormatter={(v: number) => format.number(v, { maximumFractionDigits: 0 })}
-              tick={AXIS_TICK}
-              label={yAxisLabel(t("yAxis", { currency }))}
-            />
-            <Tooltip
-              formatter={(v) => money(Number(v))}
-              labelFormatter={(d) => dayLabel(String(d))}
-              contentStyle={{ fontSize: 12 }}
-            />
-            <Legend verticalAlign="top" height={28} wrapperStyle={{ fontSize: 12 }} />
-            {groups.map((g, i) => (
-              <Bar
-                key={g.key}
-                dataKey={g.key}
-                name={g.label}
-                stackId="cost"
-                fill={seriesStyle(i).color}
-                isAnimationActive={false}
-              />
-            ))}
-          </ComposedChart>
+          </div>
           <div className="overflow-x-auto">
             <table className="w-full text-left text-sm tabular-nums">
               <caption className="mb-1 text-left text-xs text-slate-600 dark:text-slate-400">

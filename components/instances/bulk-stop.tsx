@@ -1,10 +1,10 @@
 "use client";
 
-import { useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { useRef, useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { refreshLive } from "@/components/ui/live-query";
 import type { ActionResult } from "@/lib/core";
 import type { BulkStopResult } from "@/lib/provisioning";
 
@@ -27,7 +27,6 @@ export function BulkStop({
 }) {
   const t = useTranslations("Instances");
   const dialogRef = useRef<HTMLDialogElement>(null);
-  const queryClient = useQueryClient();
   const [pending, startTransition] = useTransition();
   const [error, setError] = useState<string>();
 
@@ -47,7 +46,7 @@ export function BulkStop({
         stopped: data.stopped.map((id) => ({ id, name: nameOf.get(id) ?? id })),
         failed: data.failed.map((f) => ({ name: nameOf.get(f.id) ?? f.id, message: f.message })),
       });
-      await queryClient.invalidateQueries({ queryKey: ["instances", org] });
+      refreshLive(["instances", org]);
     });
   }
 

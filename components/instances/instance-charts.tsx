@@ -1,6 +1,5 @@
 "use client";
 
-import { useQueries } from "@tanstack/react-query";
 import { useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
 import {
@@ -15,6 +14,7 @@ import {
   type InstanceSeriesData,
   instanceChartSeries,
 } from "@/components/charts/instance-series";
+import { useLiveQuery } from "@/components/ui/live-query";
 
 type Metric = "utilization" | "memory" | "power";
 type MetricResponse = InstanceSeriesData & { yMax: number };
@@ -63,13 +63,17 @@ export function InstanceCharts({
   const search = useSearchParams();
   const range = parseRange(search?.get("range"), "1h");
   const perGpu = gpuCount > 1 && search?.get("gpus") === "each";
-  const results = useQueries({
-    queries: METRICS.map((m) => ({
-      queryKey: ["instance-metrics", org, instanceId, m.metric, range],
-      queryFn: () => fetchMetric(org, instanceId, m.metric, range),
-      refetchInterval: refetchInterval(range),
-    })),
+  const metric = (m: Metric) => ({
+    key: ["instance-metrics", org, instanceId, m, range],
+    fetch: () => fetchMetric(org, instanceId, m, range),
+    every: refetchInterval(range),
   });
+  // One query per entry of METRICS, in its order.
+  const results = [
+    useLiveQuery(metric("utilization")),
+    useLiveQuery(metric("memory")),
+    useLiveQuery(metric("power")),
+  ];
   const labels = {
     gpu: (index: number) => t("instance.gpu", { index }),
     average: t("instance.averageOf", { count: gpuCount }),
@@ -117,7 +121,7 @@ export function InstanceCharts({
               emphasis={perGpu ? [AVERAGE_KEY] : []}
               variant={perGpu ? "line" : "area"}
               loading={!q || q.isPending}
-              error={q?.isError && !data ? t("loadError") : null}
+              error={q?.error && !data ? t("loadError") : null}
               emptyMessage={t("instance.empty")}
             />
           );

@@ -1,8 +1,8 @@
 "use client";
 
-import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useFormatter, useTranslations } from "next-intl";
+import { refreshLive, useLiveQuery } from "@/components/ui/live-query";
 import type { InstanceDetailView, InstanceStateName } from "@/lib/provisioning";
 import { ConnectionDetails } from "./connection-details";
 import { CostEstimate } from "./cost-estimate";
@@ -46,14 +46,14 @@ export function InstanceLive({
   const t = useTranslations("Instances");
   const why = useTranslations("QueueReasons");
   const format = useFormatter();
-  const queryClient = useQueryClient();
   const key = instanceQueryKey(org, initial.id);
-  const { data } = useQuery({
-    queryKey: key,
-    queryFn: () => fetchJson<InstanceDetailView>(`${instancesApi(org)}/${initial.id}`),
+  const live = useLiveQuery({
+    key,
+    fetch: () => fetchJson<InstanceDetailView>(`${instancesApi(org)}/${initial.id}`),
     initialData: initial,
-    refetchInterval: (q) => pollEvery(q.state.data?.state ?? initial.state),
+    every: (d) => pollEvery(d?.state ?? initial.state),
   });
+  const data = live.data ?? initial;
   return (
     <div className="flex flex-col gap-4">
       <header className="flex flex-col gap-2">
@@ -144,8 +144,8 @@ export function InstanceLive({
           actions={data.actions}
           run={run}
           onDone={() => {
-            void queryClient.invalidateQueries({ queryKey: key });
-            void queryClient.invalidateQueries({ queryKey: ["instances", org] });
+            refreshLive(key);
+            refreshLive(["instances", org]);
           }}
         />
       </header>

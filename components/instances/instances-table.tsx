@@ -1,10 +1,10 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useFormatter, useTranslations } from "next-intl";
 import { useState } from "react";
 import { Alert } from "@/components/ui/alert";
+import { useLiveQuery } from "@/components/ui/live-query";
 import { RelativeTime } from "@/components/ui/relative-time";
 import type { ActionResult } from "@/lib/core";
 import type { BulkStopResult, InstanceListView } from "@/lib/provisioning";
@@ -36,12 +36,14 @@ export function InstancesTable({
   const t = useTranslations("Instances");
   const format = useFormatter();
   const qs = filterQuery(filter);
-  const { data, isError, error } = useQuery({
-    queryKey: ["instances", org, qs],
-    queryFn: () => fetchJson<InstanceListView>(`${instancesApi(org)}${qs ? `?${qs}` : ""}`),
+  const live = useLiveQuery({
+    key: ["instances", org, qs],
+    fetch: () => fetchJson<InstanceListView>(`${instancesApi(org)}${qs ? `?${qs}` : ""}`),
     initialData: initial,
-    refetchInterval: 3_000,
+    every: 3_000,
   });
+  const { error } = live;
+  const data = live.data ?? initial;
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [outcome, setOutcome] = useState<BulkStopOutcome | null>(null);
   const report = canAct ? <BulkStopReport outcome={outcome} /> : null;
@@ -104,7 +106,7 @@ export function InstancesTable({
         />
       ) : null}
       {report}
-      {isError ? <Alert>{t("liveError", { detail: error.message })}</Alert> : null}
+      {error ? <Alert>{t("liveError", { detail: error.message })}</Alert> : null}
       <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
         <table className="min-w-full text-sm">
           <caption className="sr-only">{t("tableCaption", { total: data.total })}</caption>

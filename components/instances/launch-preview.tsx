@@ -1,7 +1,7 @@
 "use client";
 
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useFormatter, useTranslations } from "next-intl";
+import { useLiveQuery } from "@/components/ui/live-query";
 import type { LaunchPreviewView } from "@/lib/provisioning";
 import { formatDuration } from "./duration";
 import { fetchJson, instancesApi } from "./labels";
@@ -26,15 +26,15 @@ export function LaunchPreview({
   const tAll = useTranslations("Instances");
   const format = useFormatter();
   const enabled = Boolean(instanceType && region);
-  const { data, isFetching, isError, error } = useQuery({
-    queryKey: ["launch-preview", org, instanceType, region],
-    queryFn: () =>
+  const { data, isFetching, error } = useLiveQuery({
+    key: ["launch-preview", org, instanceType, region],
+    fetch: () =>
       fetchJson<LaunchPreviewView>(
         `${instancesApi(org)}/launch-preview?${new URLSearchParams({ instanceType, region })}`,
       ),
     enabled,
-    placeholderData: keepPreviousData,
-    refetchInterval: 15_000,
+    keepPrevious: true,
+    every: 15_000,
   });
   const usd = (n: number) => format.number(n, { style: "currency", currency: "USD" });
   const price =
@@ -66,7 +66,7 @@ export function LaunchPreview({
       <div role="status" aria-live="polite" className="mt-2 text-sm">
         {!enabled ? (
           <p>{t("choose")}</p>
-        ) : isError ? (
+        ) : error ? (
           <p className="text-red-700 dark:text-red-400">{t("error", { detail: error.message })}</p>
         ) : !data ? (
           <p>{t("loading")}</p>

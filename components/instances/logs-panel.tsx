@@ -1,8 +1,8 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { Alert } from "@/components/ui/alert";
+import { useLiveQuery } from "@/components/ui/live-query";
 import { fetchJson, instancesApi } from "./labels";
 
 type Logs = { lines: Array<{ at: string; stream: "stdout" | "stderr"; text: string }>; live: boolean };
@@ -10,10 +10,10 @@ type Logs = { lines: Array<{ at: string; stream: "stdout" | "stderr"; text: stri
 /** The container's latest log lines, refreshed while it runs; stderr is marked in text, not only in colour. */
 export function LogsPanel({ org, id }: { org: string; id: string }) {
   const t = useTranslations("Instances.logs");
-  const { data, isPending, isError, error } = useQuery({
-    queryKey: ["instance-logs", org, id],
-    queryFn: () => fetchJson<Logs>(`${instancesApi(org)}/${id}/logs?limit=200`),
-    refetchInterval: (q) => (q.state.data && !q.state.data.live ? 30_000 : 3_000),
+  const { data, isPending, error } = useLiveQuery({
+    key: ["instance-logs", org, id],
+    fetch: () => fetchJson<Logs>(`${instancesApi(org)}/${id}/logs?limit=200`),
+    every: (logs) => (logs && !logs.live ? 30_000 : 3_000),
   });
   return (
     <section
@@ -27,9 +27,9 @@ export function LogsPanel({ org, id }: { org: string; id: string }) {
         <p role="status" className="text-sm text-slate-600 dark:text-slate-400">
           {t("loading")}
         </p>
-      ) : isError ? (
+      ) : error ? (
         <Alert>{t("error", { detail: error.message })}</Alert>
-      ) : data.lines.length === 0 ? (
+      ) : !data || data.lines.length === 0 ? (
         <p className="text-sm text-slate-600 dark:text-slate-400">{t("empty")}</p>
       ) : (
         <>

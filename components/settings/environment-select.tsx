@@ -1,7 +1,7 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { PROJECT_ENVIRONMENTS } from "@/lib/tenancy/schemas";
+import { PROJECT_ENVIRONMENTS } from "@/lib/tenancy/options";
 
 export function EnvironmentSelect({
   id,

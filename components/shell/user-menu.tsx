@@ -1,7 +1,7 @@
 "use client";
 
-import { signOut } from "next-auth/react";
 import { useTranslations } from "next-intl";
+import { signOutTo } from "@/components/ui/auth-client";
 
 export function UserMenu({ email }: { email: string }) {
   const t = useTranslations("Common");
@@ -10,7 +10,7 @@ export function UserMenu({ email }: { email: string }) {
       <span className="text-slate-600 dark:text-slate-400">{email}</span>
       <button
         type="button"
-        onClick={() => void signOut({ callbackUrl: "/signin" })}
+        onClick={() => void signOutTo("/signin")}
         className="rounded-md px-2 py-1 hover:bg-slate-100 dark:hover:bg-slate-800"
       >
         {t("signOut")}

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -28,4 +29,30 @@ export function sourceFingerprint(root = process.cwd()): string {
     hash.update(fs.readFileSync(f));
   }
   return hash.digest("hex");
+}
+
+/**
+ * A production build into `distDir` unless the one there was made from these sources (its stamp matches);
+ * `env` is the build's environment; `announce` runs just before a build starts. Returns whether it built.
+ * Throws when `next build` fails.
+ */
+export function buildIfChanged(
+  distDir: string,
+  env: NodeJS.ProcessEnv,
+  announce?: () => void,
+  root = process.cwd(),
+): boolean {
+  const stamp = path.join(root, distDir, "forja-build-fingerprint");
+  const fingerprint = sourceFingerprint(root);
+  const built = fs.existsSync(path.join(root, distDir, "BUILD_ID")) && fs.existsSync(stamp);
+  if (built && fs.readFileSync(stamp, "utf8") === fingerprint) return false;
+  announce?.();
+  const r = spawnSync(path.join(root, "node_modules/.bin/next"), ["build"], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...env, NEXT_DIST_DIR: distDir },
+  });
+  if (r.status !== 0) throw new Error("next build failed (see the output above).");
+  fs.writeFileSync(stamp, fingerprint);
+  return true;
 }

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { emailSchema } from "@/lib/core";
 import { TENANCY_FIELD_MESSAGES as M } from "./field-messages";
+import { PROJECT_ENVIRONMENTS } from "./options";
 
 /** Roles an invitation or a role change may grant (validated again against the actor's own role). */
 export const ASSIGNABLE_ROLES = ["owner", "admin", "member", "viewer"] as const;
-export const PROJECT_ENVIRONMENTS = ["development", "staging", "production"] as const;
-export type ProjectEnvironment = (typeof PROJECT_ENVIRONMENTS)[number];
+export { PROJECT_ENVIRONMENTS, type ProjectEnvironment } from "./options";
 
 const roleSchema = z.enum(ASSIGNABLE_ROLES, { error: M.roleInvalid });
 const uuidSchema = (message: string) => z.uuid({ error: message });

@@ -1,8 +1,8 @@
 "use client";
 
-import { signIn } from "next-auth/react";
 import { useTranslations } from "next-intl";
 import { type FormEvent, startTransition, useActionState } from "react";
+import { signInWith } from "@/components/ui/auth-client";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
@@ -41,7 +41,7 @@ export function SignInForm({ callbackUrl, sso }: { callbackUrl: string; sso: { n
         </Button>
       </form>
       {sso ? (
-        <Button type="button" variant="secondary" onClick={() => void signIn("oidc", { callbackUrl })}>
+        <Button type="button" variant="secondary" onClick={() => void signInWith("oidc", callbackUrl)}>
           {t("signInWith", { provider: sso.name })}
         </Button>
       ) : null}

@@ -1,4 +1,3 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { NextIntlClientProvider } from "next-intl";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
@@ -35,14 +34,12 @@ function render(canConnect: boolean, connection: Record<string, string> | null) 
   } as unknown as InstanceDetailView;
   return renderToStaticMarkup(
     <NextIntlClientProvider locale="en" messages={messagesFor("en")} timeZone="UTC">
-      <QueryClientProvider client={new QueryClient()}>
-        <InstanceLive
-          org="acme"
-          initial={detail}
-          run={async () => ({ ok: true }) as never}
-          canConnect={canConnect}
-        />
-      </QueryClientProvider>
+      <InstanceLive
+        org="acme"
+        initial={detail}
+        run={async () => ({ ok: true }) as never}
+        canConnect={canConnect}
+      />
     </NextIntlClientProvider>,
   );
 }

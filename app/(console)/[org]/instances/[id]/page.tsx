@@ -2,7 +2,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { ShutdownWarning } from "@/components/costs/shutdown-warning";
-import { InstanceCharts } from "@/components/instances/instance-charts";
+import { LazyInstanceCharts } from "@/components/instances/instance-charts-lazy";
 import { InstanceLive } from "@/components/instances/instance-live";
 import { LogsPanel } from "@/components/instances/logs-panel";
 import { ManifestsPanel } from "@/components/instances/manifests-panel";
@@ -57,7 +57,7 @@ export default async function InstancePage({ params }: { params: Promise<{ org: 
         run={instanceAction.bind(null, slug)}
         canConnect={roleAtLeast(role, "member")}
       />
-      <InstanceCharts org={slug} instanceId={detail.id} gpuCount={detail.gpuCount} />
+      <LazyInstanceCharts org={slug} instanceId={detail.id} gpuCount={detail.gpuCount} />
       {/* A notebook's logs are its Jupyter server's output (a Slurm job's stdout/stderr, a pod's log). */}
       <LogsPanel org={slug} id={detail.id} />
       {manifests ? <ManifestsPanel org={slug} id={detail.id} yaml={manifests} /> : null}

@@ -1,0 +1,6 @@
+/** The p-th percentile of ascending samples (nearest rank); NaN when there are none. */
+export function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return Number.NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i] as number;
+}
