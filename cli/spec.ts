@@ -24,11 +24,19 @@ type PolicyBody = paths["/orgs/{org}/auto-shutdown/policies"]["put"]["requestBod
   : never;
 /** An auto-shutdown policy in an apply file: the API's policy body with `kind: auto-shutdown-policy`. */
 export type PolicyDoc = PolicyBody & { kind: "auto-shutdown-policy" };
-export type ApplyDoc = LaunchSpec | BudgetDoc | PolicyDoc;
+type ServiceBody = paths["/orgs/{org}/services"]["post"]["requestBody"] extends
+  | { content: { "application/json": infer B } }
+  | undefined
+  ? B
+  : never;
+/** An inference service in an apply file: the API's service body with `kind: service`. */
+export type ServiceDoc = ServiceBody & { kind: "service" };
+export type ApplyDoc = LaunchSpec | BudgetDoc | PolicyDoc | ServiceDoc;
 export const isBudget = (d: ApplyDoc): d is BudgetDoc => (d as { kind: string }).kind === "budget";
 export const isPolicy = (d: ApplyDoc): d is PolicyDoc =>
   (d as { kind: string }).kind === "auto-shutdown-policy";
-export const isLaunch = (d: ApplyDoc): d is LaunchSpec => !isBudget(d) && !isPolicy(d);
+export const isService = (d: ApplyDoc): d is ServiceDoc => (d as { kind: string }).kind === "service";
+export const isLaunch = (d: ApplyDoc): d is LaunchSpec => !isBudget(d) && !isPolicy(d) && !isService(d);
 
 /** Every YAML document of a file (`---` separated), each an object; comments and empty documents ignored. */
 export function readSpecFile(file: string): ApplyDoc[] {

@@ -10,12 +10,15 @@ import {
   isBudget,
   isLaunch,
   isPolicy,
+  isService,
   type LaunchSpec,
   type PolicyDoc,
   readSpecFile,
+  type ServiceDoc,
 } from "../spec";
 import { applyBudget, deleteBudget, findBudgets, planBudgets } from "./apply-budgets";
 import { applyPolicy, deletePolicy, planPolicies } from "./apply-policies";
+import { applyService, deleteService, planServices } from "./apply-services";
 import { type Change, canonical, confirm, describePlan, type PlanItem } from "./plan";
 
 /**
@@ -115,10 +118,12 @@ export function registerApply(program: Command) {
   examples(
     program
       .command("apply")
-      .description("Make the instances, budgets and auto-shutdown policies in a YAML file exist as written")
+      .description(
+        "Make the instances, budgets, auto-shutdown policies and services in a YAML file exist as written",
+      )
       .requiredOption(
         "-f, --file <spec.yaml>",
-        "launch specs and `kind: budget` documents, `---` separated (- for stdin)",
+        "launch specs and `kind: budget`, `auto-shutdown-policy` or `service` documents, `---` separated (- for stdin)",
       )
       .option("--dry-run", "only show the plan")
       .option("-y, --yes", "do not ask before replacing")
@@ -128,18 +133,20 @@ export function registerApply(program: Command) {
           const specs = docs.filter(isLaunch);
           const budgets = docs.filter(isBudget);
           const policies = docs.filter(isPolicy);
+          const services = docs.filter(isService);
           const { api, org } = await session();
-          const [forInstances, forBudgets, forPolicies] = await Promise.all([
+          const [forInstances, forBudgets, forPolicies, forServices] = await Promise.all([
             planInstances(api, org, specs),
             planBudgets(api, org, budgets),
             planPolicies(api, org, policies),
+            planServices(api, org, services),
           ]);
-          const items = [...forInstances, ...forBudgets, ...forPolicies];
+          const items = [...forInstances, ...forBudgets, ...forPolicies, ...forServices];
           const changing = items.filter((p) => p.action !== "unchanged");
           if (!opts.json) process.stdout.write(`${describePlan(items)}\n`);
           const applied = !opts.dryRun && changing.length > 0;
           if (applied && items.some((p) => p.action === "replace")) {
-            if (!(await confirm(opts, "Replacing terminates the running instance."))) {
+            if (!(await confirm(opts, "Replacing terminates the running instance (or service)."))) {
               throw new CliError("Nothing changed", EXIT.error);
             }
           }
@@ -154,6 +161,9 @@ export function registerApply(program: Command) {
             for (const [k, p] of forPolicies.entries()) {
               if (p.action !== "unchanged")
                 p.id = await applyPolicy(api, org, policies[k] as PolicyDoc, p.id);
+            }
+            for (const [k, p] of forServices.entries()) {
+              p.id = await applyService(api, org, p, services[k] as ServiceDoc);
             }
           }
           const count = (a: PlanItem["action"]) => items.filter((p) => p.action === a).length;
@@ -197,6 +207,7 @@ export function registerApply(program: Command) {
           const foundBudgets = await findBudgets(api, org, budgetDocs);
           const policyDocs = docs.filter(isPolicy);
           const foundPolicies = await planPolicies(api, org, policyDocs);
+          const foundServices = await planServices(api, org, docs.filter(isService));
           const targets = [
             ...found.flatMap((i) => (i ? [{ kind: "instance", name: i.name, id: i.id }] : [])),
             ...foundBudgets.flatMap((b) =>
@@ -205,6 +216,9 @@ export function registerApply(program: Command) {
             ...foundPolicies.flatMap((p) =>
               p.id ? [{ kind: "policy", name: `policy/${p.name}`, id: p.id }] : [],
             ),
+            ...foundServices.flatMap((p) =>
+              p.id ? [{ kind: "service", name: `service/${p.name}`, id: p.id }] : [],
+            ),
           ];
           if (targets.length && !(await confirm(opts, `Delete ${targets.map((t) => t.name).join(", ")}?`))) {
             throw new CliError("Nothing changed", EXIT.error);
@@ -212,6 +226,7 @@ export function registerApply(program: Command) {
           for (const t of targets) {
             if (t.kind === "instance") await terminate(api, org, t.id);
             else if (t.kind === "policy") await deletePolicy(api, org, t.id);
+            else if (t.kind === "service") await deleteService(api, org, t.id);
             else await deleteBudget(api, org, t.id);
           }
           const items = [
@@ -227,6 +242,11 @@ export function registerApply(program: Command) {
             })),
             ...foundPolicies.map((p) => ({
               name: `policy/${p.name}`,
+              id: p.id,
+              action: p.id ? "deleted" : "absent",
+            })),
+            ...foundServices.map((p) => ({
+              name: `service/${p.name}`,
               id: p.id,
               action: p.id ? "deleted" : "absent",
             })),

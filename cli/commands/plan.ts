@@ -5,7 +5,7 @@ import type { OutputMode } from "../output";
 /** One document of an apply file against what exists: what `apply` would do, and why. */
 export type Change = { field: string; from: unknown; to: unknown };
 export type PlanItem = {
-  kind: "instance" | "budget" | "policy";
+  kind: "instance" | "budget" | "policy" | "service";
   name: string;
   project: string | null;
   action: "create" | "unchanged" | "update" | "replace";

@@ -301,6 +301,51 @@ describe("forja against a running server", () => {
     expect((await run(["admin", "deny", req.id], { env })).code).toBe(5);
   });
 
+  it("apply with a service: created, unchanged the second time, scaling in place, a port change replaces", async () => {
+    const owner = await newOrg("cli-apply-svc");
+    const env = {
+      FORJA_URL: server.url,
+      FORJA_TOKEN: (await createApiToken(owner.ctx, owner.slug, { name: "svc" })).secret,
+    };
+    const file = path.join(configDir, "services.yaml");
+    const doc = (max: number, port: number) => `kind: service
+name: apply-chat
+instanceType: h100.1x
+region: ${fleet.region}
+image: pytorch-2.5-cuda12.4
+port: ${port}
+maxReplicas: ${max}
+`;
+    fs.writeFileSync(file, doc(2, 8000));
+    const first = await run(["apply", "-f", file, "--json"], { env });
+    expect(first.code, first.stderr).toBe(0);
+    const [made] = (json(first.stdout).items ?? []) as Array<{ action: string; id: string }>;
+    expect(made).toMatchObject({ action: "create" });
+    const second = await run(["apply", "-f", file], { env });
+    expect(second.stdout).toContain("= service/apply-chat: unchanged");
+    expect(second.stdout).toContain("Nothing to do");
+
+    fs.writeFileSync(file, doc(3, 8000));
+    const scaled = await run(["apply", "-f", file, "--json"], { env });
+    expect(scaled.code, scaled.stderr).toBe(0);
+    expect(json(scaled.stdout).items?.[0]).toMatchObject({ action: "update", id: made?.id });
+    const got = await run(["services", "get", String(made?.id), "--json"], { env });
+    expect(json(got.stdout)).toMatchObject({ maxReplicas: 3 });
+
+    fs.writeFileSync(file, doc(3, 9000));
+    const dry = await run(["apply", "-f", file, "--dry-run"], { env });
+    expect(dry.stdout).toMatch(/~ service\/apply-chat: will be replaced .*\n\s+port:\n\s+- 8000\n\s+\+ 9000/);
+    const replaced = await run(["apply", "-f", file, "--yes", "--json"], { env });
+    expect(replaced.code, replaced.stderr).toBe(0);
+    const [now] = (json(replaced.stdout).items ?? []) as Array<{ action: string; id: string }>;
+    expect(now?.action).toBe("replace");
+    expect(now?.id).not.toBe(made?.id);
+
+    const del = await run(["delete", "-f", file, "--yes", "--json"], { env });
+    expect(json(del.stdout).items).toEqual([{ name: "service/apply-chat", id: now?.id, action: "deleted" }]);
+    expect(json((await run(["services", "list", "--json"], { env })).stdout).items).toEqual([]);
+  });
+
   it("exit codes: 3 not found, 4 refused, 2 for field errors (printed per field), 2 for bad flags", async () => {
     const env = { FORJA_URL: server.url, FORJA_TOKEN: token };
     const missing = await run(["status", "00000000-0000-4000-8000-000000000000"], { env });
