@@ -195,7 +195,7 @@ export async function setQuotaDefault(ctx: Ctx, raw: unknown) {
       data: { before: prior ?? null, after: { ...input } },
       at: now,
     });
-    return values;
+    return { gpuModelId: input.gpuModelId, regionCode: input.regionCode, ...values };
   });
 }
 

@@ -4,9 +4,9 @@ import { schedulePriceChange } from "@/lib/catalog";
 import { getDb } from "@/lib/db/client";
 import { webhookEndpoints } from "@/lib/db/schema";
 import { sendTestWebhook } from "@/lib/notify";
-import { reactivateOrganization, suspendOrganization } from "@/lib/provisioning";
+import { drainNode, reactivateOrganization, suspendOrganization } from "@/lib/provisioning";
 import { newFleet } from "@/lib/provisioning/__tests__/fixtures";
-import { createQuotaRequest } from "@/lib/quotas";
+import { createCohort, createQuotaRequest, removeCohortMember, setCohortMember } from "@/lib/quotas";
 import { inviteMember } from "@/lib/tenancy";
 import { uniqueEmail } from "../factories";
 import { priceChange } from "../sweep/action-calls";
@@ -50,6 +50,11 @@ async function node(): Promise<ApiCall> {
   };
 }
 
+/** A fresh cohort (A is put in it or taken out of it; the digest of A sees its membership). */
+async function newCohort(fx: SweepFixture): Promise<string> {
+  return (await createCohort(opCtx(fx), { name: `Matrix ${randomUUID().slice(0, 8)}` })).id;
+}
+
 /** A webhook call, then A's endpoints are removed (an organization holds at most 20). */
 function webhook(make: (fx: SweepFixture) => ApiCall | Promise<ApiCall>): ApiRecipe {
   return async (fx) => ({
@@ -87,6 +92,27 @@ export const API_CALLS: Record<string, ApiRecipe> = {
     return { body: { name }, watch: sql`select count(*)::text as v from cohorts where name = ${name}` };
   },
   "GET /api/v1/admin/cohorts": () => ({}),
+  "PUT /api/v1/admin/quota-defaults": (fx) => ({
+    // A model the fixture's instances do not use; a new figure each call, so a missing gate would show.
+    body: { gpuModelId: "l4", regionCode: fx.fleet.region, nominalGpus: ++n, borrowingLimitGpus: 0 },
+    watch: sql`select coalesce(max(nominal_gpus), -1)::text as v from quota_defaults where gpu_model_id = 'l4' and region_code = ${fx.fleet.region}`,
+  }),
+  "GET /api/v1/admin/quota-defaults": () => ({}),
+  "PUT /api/v1/admin/cohort-members": async (fx) => {
+    const cohort = await newCohort(fx);
+    return {
+      body: { cohortId: cohort, orgId: fx.a.org.id, weight: 2 },
+      after: () => removeCohortMember(opCtx(fx), { orgId: fx.a.org.id }).catch(() => undefined),
+    };
+  },
+  "DELETE /api/v1/admin/cohort-members/[orgId]": async (fx) => {
+    await setCohortMember(opCtx(fx), { cohortId: await newCohort(fx), orgId: fx.a.org.id, weight: 1 });
+    return {
+      params: { orgId: fx.a.org.id },
+      after: () => removeCohortMember(opCtx(fx), { orgId: fx.a.org.id }).catch(() => undefined),
+    };
+  },
+  "GET /api/v1/admin/capacity-plan": () => ({}),
   "POST /api/v1/orgs/[org]/quota-requests": (fx) => ({ body: quotaAsk(fx) }),
   "GET /api/v1/admin/quota-requests": () => ({}),
   "POST /api/v1/admin/quota-requests/[id]/deny": async (fx) => ({
@@ -113,6 +139,11 @@ export const API_CALLS: Record<string, ApiRecipe> = {
   },
   "POST /api/v1/admin/nodes/[id]/drain": node,
   "POST /api/v1/admin/nodes/[id]/fail": node,
+  "POST /api/v1/admin/nodes/[id]/activate": async (fx) => {
+    const call = await node();
+    await drainNode(opCtx(fx), call.params?.id ?? "");
+    return call;
+  },
   "PUT /api/v1/admin/nodes/[id]/mig-layout": async () => {
     const id = (await newFleet([{ gpus: 1 }])).nodes[0]?.id ?? "";
     return {

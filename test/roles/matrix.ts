@@ -73,6 +73,13 @@ export const MATRIX: MatrixRow[] = [
     area: "Quotas",
     what: "Set the default quota for new organizations",
     action: `${admin}#setQuotaDefaultAction`,
+    api: "PUT /api/v1/admin/quota-defaults",
+    allowed: OP,
+  },
+  {
+    area: "Quotas",
+    what: "Read the quota defaults for new organizations",
+    api: "GET /api/v1/admin/quota-defaults",
     allowed: OP,
   },
   {
@@ -87,12 +94,14 @@ export const MATRIX: MatrixRow[] = [
     area: "Cohorts",
     what: "Put an organization in a cohort, with its weight",
     action: `${admin}#setCohortMemberAction`,
+    api: "PUT /api/v1/admin/cohort-members",
     allowed: OP,
   },
   {
     area: "Cohorts",
     what: "Take an organization out of its cohort",
     action: `${admin}#removeCohortMemberAction`,
+    api: "DELETE /api/v1/admin/cohort-members/[orgId]",
     allowed: OP,
   },
   {
@@ -175,6 +184,7 @@ export const MATRIX: MatrixRow[] = [
     area: "Fleet",
     what: "Return a node to service",
     action: "admin/fleet/actions.ts#activateNodeAction",
+    api: "POST /api/v1/admin/nodes/[id]/activate",
     allowed: OP,
   },
   {
@@ -182,6 +192,12 @@ export const MATRIX: MatrixRow[] = [
     what: "Change the MIG layout of an idle node",
     action: "admin/fleet/actions.ts#setMigLayoutAction",
     api: "PUT /api/v1/admin/nodes/[id]/mig-layout",
+    allowed: OP,
+  },
+  {
+    area: "Capacity",
+    what: "Read the capacity plan (demand against capacity, queue-time p95, when full)",
+    api: "GET /api/v1/admin/capacity-plan",
     allowed: OP,
   },
   {

@@ -40,6 +40,7 @@ import {
   responses,
 } from "./parts";
 import { budgetPaths } from "./paths-budgets";
+import { operatorPaths } from "./paths-operators";
 import { pricePaths } from "./paths-prices";
 import { resourcePaths } from "./paths-resources";
 import { servicePaths } from "./paths-services";
@@ -394,6 +395,12 @@ const paths: ZodOpenApiPathsObject = {
       "Its instances fail; running instances with auto-recover are requeued instead.",
     ),
   },
+  "/admin/nodes/{id}/activate": {
+    post: nodeVerb(
+      "Return a node to service",
+      "After a drain or a repair: the scheduler places on it again.",
+    ),
+  },
   "/orgs/{org}/projects": {
     post: createProjectOperation,
     get: {
@@ -686,6 +693,7 @@ export function openApiDocument() {
       paths: {
         ...paths,
         ...budgetPaths,
+        ...operatorPaths,
         ...pricePaths,
         ...resourcePaths,
         ...servicePaths,
