@@ -1,10 +1,11 @@
 import "server-only";
 import { sql } from "drizzle-orm";
+import { systemCtx } from "@/lib/core";
 import { type Executor, getDb } from "@/lib/db/client";
 import type { MetricSample, Provider } from "@/lib/provisioning";
 import { insertSamples } from "./ingest";
 import { loadProviderInstances } from "./provider-instances";
-import { ROLLUP_BUCKET_MS } from "./rollup";
+import { ROLLUP_BUCKET_MS, rollupLevels } from "./rollup";
 import { arrayParam } from "./sql-util";
 
 const DAY = 86_400_000;
@@ -115,6 +116,12 @@ export async function backfillMetrics(opts: {
   }
   await flushRaw();
   await flushRollups();
+  // The chart levels over the whole history (the worker's job only reaches a day back).
+  await rollupLevels(systemCtx("history"), {
+    from: opts.windowStart,
+    to: new Date(closedUntil),
+    instanceIds: [...instances.keys()],
+  });
   return { rollupRows, rawSamples };
 }
 

@@ -50,7 +50,7 @@ export {
   pruneRawSamples,
   rawRetentionDays,
 } from "./retention";
-export { ROLLUP_BUCKET_MS, rollupMetrics } from "./rollup";
+export { ROLLUP_BUCKET_MS, ROLLUP_LEVELS, rollupLevels, rollupMetrics } from "./rollup";
 export {
   CHART_METRICS,
   type ChartMetric,

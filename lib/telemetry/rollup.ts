@@ -13,6 +13,16 @@ export const ROLLUP_LOOKBACK_MS = 24 * 3_600_000;
  */
 export const ROLLUP_OVERLAP_MS = 20 * 60_000;
 
+/** A bucket is recomputed whole; the same sample count means the same aggregate (samples are immutable). */
+const RECOMPUTE = sql`do update set
+  samples = excluded.samples,
+  utilization_avg = excluded.utilization_avg,
+  utilization_max = excluded.utilization_max,
+  memory_used_avg = excluded.memory_used_avg,
+  power_avg = excluded.power_avg,
+  temperature_avg = excluded.temperature_avg
+  where r.samples <> excluded.samples`;
+
 /**
  * Aggregates closed 5-minute buckets of raw samples into metric_rollups_5m. Idempotent: INSERT … SELECT …
  * ON CONFLICT DO UPDATE recomputes a bucket from its samples, and skips the write when the sample count is
@@ -24,7 +34,7 @@ export const ROLLUP_OVERLAP_MS = 20 * 60_000;
 export async function rollupMetrics(
   ctx: Ctx,
   opts: { now?: Date; lookbackMs?: number; overlapMs?: number } = {},
-): Promise<{ buckets: number }> {
+): Promise<{ buckets: number; levelBuckets: number }> {
   const now = opts.now ?? nowOf(ctx);
   const end = Math.floor(now.getTime() / ROLLUP_BUCKET_MS) * ROLLUP_BUCKET_MS;
   const start =
@@ -56,13 +66,83 @@ export async function rollupMetrics(
       where m.instance_id = t.id and m.gpu_index = t.gpu_index and m.at >= t.since and m.at < ${to}
     ) s
     group by s.instance_id, s.gpu_index, bucket, s.org_id
-    on conflict (instance_id, gpu_index, bucket) do update set
-      samples = excluded.samples,
-      utilization_avg = excluded.utilization_avg,
-      utilization_max = excluded.utilization_max,
-      memory_used_avg = excluded.memory_used_avg,
-      power_avg = excluded.power_avg,
-      temperature_avg = excluded.temperature_avg
-    where r.samples <> excluded.samples`);
-  return { buckets: res.rowCount ?? 0 };
+    on conflict (instance_id, gpu_index, bucket) ${RECOMPUTE}`);
+  const levels = await rollupLevels(ctx, { from, to, overlapMs: opts.overlapMs });
+  return { buckets: res.rowCount ?? 0, levelBuckets: levels.buckets };
+}
+
+/**
+ * The chart levels: 60 s from raw samples, 20 min and 1 h from the 5-minute rollups (which the raw-sample
+ * retention leaves alone, as do these). Chart ranges pick one in ranges.ts.
+ */
+export const ROLLUP_LEVELS = [
+  { seconds: 60, source: "raw" },
+  { seconds: 1200, source: "5m" },
+  { seconds: 3600, source: "5m" },
+] as const;
+export type RollupLevelSeconds = (typeof ROLLUP_LEVELS)[number]["seconds"];
+
+/**
+ * Aggregates every level of ROLLUP_LEVELS for [from, to), idempotent like rollupMetrics: per (instance, GPU,
+ * level) it restarts at its newest bucket minus the overlap and one level (aligned to the level, so a bucket is
+ * always recomputed whole), and skips the write where the sample count is unchanged. The open bucket at `to` is
+ * written partly filled and completed by the next run. `instanceIds` limits a run (the history back-fill);
+ * otherwise the instances the 5-minute job targets.
+ */
+export async function rollupLevels(
+  ctx: Ctx,
+  opts: { from: Date; to: Date; overlapMs?: number; instanceIds?: string[] },
+): Promise<{ buckets: number }> {
+  const exec = readDb(ctx);
+  const scope = opts.instanceIds
+    ? sql`i.id = any(${sql.param(opts.instanceIds)}::uuid[])`
+    : sql`(i.state in ('running', 'stopping', 'preempting') or i.updated_at >= ${opts.from})`;
+  let buckets = 0;
+  for (const level of ROLLUP_LEVELS) {
+    const width = seconds(level.seconds);
+    const overlap = seconds((opts.overlapMs ?? ROLLUP_OVERLAP_MS) / 1000 + level.seconds);
+    const source =
+      level.source === "raw"
+        ? sql`
+        select m.instance_id, m.gpu_index, date_bin(${width}, m.at, timestamptz 'epoch') as bucket, m.org_id,
+          count(*)::int as samples, avg(m.utilization_pct) as ua, max(m.utilization_pct) as um,
+          avg(m.memory_used_gib) as ma, avg(m.power_watts) as pa, avg(m.temperature_c) as ta
+        from targets t cross join lateral (
+          select * from metric_samples m
+          where m.instance_id = t.id and m.gpu_index = t.gpu_index and m.at >= t.since and m.at < ${opts.to}
+        ) m
+        group by 1, 2, 3, 4`
+        : sql`
+        select m.instance_id, m.gpu_index, date_bin(${width}, m.bucket, timestamptz 'epoch') as bucket, m.org_id,
+          sum(m.samples)::int as samples, sum(m.utilization_avg * m.samples) / sum(m.samples) as ua,
+          max(m.utilization_max) as um, sum(m.memory_used_avg * m.samples) / sum(m.samples) as ma,
+          sum(m.power_avg * m.samples) / sum(m.samples) as pa,
+          sum(m.temperature_avg * m.samples) / sum(m.samples) as ta
+        from targets t cross join lateral (
+          select * from metric_rollups_5m m
+          where m.instance_id = t.id and m.gpu_index = t.gpu_index and m.bucket >= t.since
+            and m.bucket < ${opts.to}
+        ) m
+        group by 1, 2, 3, 4`;
+    const res = await exec.execute(sql`
+      with targets as (
+        select i.id, g.gpu_index::int2 as gpu_index,
+          date_bin(${width}, greatest(${opts.from}::timestamptz, (
+            select r.bucket - ${overlap} from metric_rollup_levels r
+            where r.instance_id = i.id and r.gpu_index = g.gpu_index and r.level_s = ${level.seconds}
+            order by r.bucket desc limit 1
+          )), timestamptz 'epoch') as since
+        from instances i cross join generate_series(0, i.gpu_count - 1) as g(gpu_index)
+        where i.started_at is not null and ${scope}
+      )
+      insert into metric_rollup_levels as r
+        (instance_id, gpu_index, level_s, bucket, org_id, samples, utilization_avg, utilization_max,
+         memory_used_avg, power_avg, temperature_avg)
+      select s.instance_id, s.gpu_index, ${level.seconds}, s.bucket, s.org_id, s.samples, s.ua, s.um, s.ma, s.pa,
+        s.ta
+      from (${source}) s
+      on conflict (instance_id, gpu_index, level_s, bucket) ${RECOMPUTE}`);
+    buckets += res.rowCount ?? 0;
+  }
+  return { buckets };
 }

@@ -26,8 +26,6 @@ export const TELEMETRY_FIELD_MESSAGES = fieldMessages("TelemetryFieldErrors", {
   ],
 });
 const M = TELEMETRY_FIELD_MESSAGES;
-/** Raw samples arrive every 10 s; rollups are 5-minute buckets: a bin is a whole number of them. */
-const SOURCE_SECONDS = { raw: 10, rollup: 300 } as const;
 
 /** Shared by the instance page (search params) and the API route. */
 export const utilizationQuerySchema = z.object({
@@ -49,7 +47,7 @@ export type UtilizationSeries = {
   range: ChartRange;
   metric: ChartMetric;
   unit: "%" | "GiB" | "W" | "°C";
-  /** Where the points were aggregated from: raw 10 s samples or 5-minute rollups. */
+  /** Where the points were aggregated from: raw 10 s samples or a rollup level (ranges.ts). */
   source: "raw" | "rollup";
   binSeconds: number;
   from: string;
@@ -84,7 +82,8 @@ type AggRow = {
 
 /**
  * GPU utilization / memory / power / temperature of one instance over a range, per GPU and averaged, downsampled
- * in SQL (date_bin over raw samples for ≤ 24 h, over 5-minute rollups beyond) to at most ~600 points per series.
+ * in SQL (date_bin over the range's source: raw samples for 1 h, a rollup level beyond) to at most ~600 points per
+ * series, reading at most MAX_ROWS_PER_GPU rows per GPU.
  * Tenant-scoped: an instance of another organization is NotFound.
  */
 export async function utilizationSeries(
@@ -110,7 +109,7 @@ export async function utilizationSeries(
   const rows = await exec.execute<AggRow>(
     spec.source === "raw"
       ? rawQuery(instanceId, inst.gpuCount, col, binSeconds, from, now)
-      : rollupQuery(instanceId, inst.gpuCount, col, binSeconds, from, now),
+      : rollupQuery(instanceId, inst.gpuCount, col, spec.level, binSeconds, from, now),
   );
 
   // Shape only: the aggregation happened in SQL; here the bins without data become explicit nulls (gaps).
@@ -174,7 +173,15 @@ function rawQuery(id: string, gpuCount: number, col: Col, binSeconds: number, fr
 }
 
 /** Rollup rows are weighted by their sample counts so a partly filled bucket counts for what it holds. */
-function rollupQuery(id: string, gpuCount: number, col: Col, binSeconds: number, from: Date, to: Date): SQL {
+function rollupQuery(
+  id: string,
+  gpuCount: number,
+  col: Col,
+  level: number,
+  binSeconds: number,
+  from: Date,
+  to: Date,
+): SQL {
   return sql`
     with s as (
       select g.gpu_index, date_bin(${seconds(binSeconds)}, r.bucket, timestamptz 'epoch') as t,
@@ -182,8 +189,9 @@ function rollupQuery(id: string, gpuCount: number, col: Col, binSeconds: number,
       from generate_series(0, ${gpuCount - 1}) as g(gpu_index)
       cross join lateral (
         select r.bucket, r.samples, r.${sql.raw(col.avg)} as v, r.${sql.raw(col.max)} as vmax
-        from metric_rollups_5m r
-        where r.instance_id = ${id} and r.gpu_index = g.gpu_index and r.bucket >= ${from} and r.bucket <= ${to}
+        from metric_rollup_levels r
+        where r.instance_id = ${id} and r.gpu_index = g.gpu_index and r.level_s = ${level}
+          and r.bucket >= ${from} and r.bucket <= ${to}
       ) r
     )
     select grouping(s.t) as is_total, grouping(s.gpu_index) as is_avg, s.gpu_index, ${epochMs(sql`s.t`)} as t,
@@ -195,7 +203,7 @@ function rollupQuery(id: string, gpuCount: number, col: Col, binSeconds: number,
 export function binSecondsFor(range: ChartRange, step: number | undefined): number {
   const spec = RANGE_SPECS[range];
   if (step === undefined) return spec.binSeconds;
-  const multiple = SOURCE_SECONDS[spec.source];
+  const multiple = spec.level;
   if (step < spec.binSeconds || step > spec.seconds || step % multiple !== 0) {
     throw ValidationError.field(
       "step",

@@ -282,3 +282,26 @@ export const metricRollups = pgTable(
   },
   (t) => [primaryKey({ columns: [t.instanceId, t.gpuIndex, t.bucket] })],
 );
+
+/**
+ * Multi-resolution rollups (levels of 1 min, 20 min and 1 h, `level_s` in seconds) so every chart range reads a
+ * few hundred rows per GPU: the 1-minute level from raw samples, the coarser ones from the 5-minute rollups, so
+ * they outlive the raw-sample retention. Same columns and weighting as metric_rollups_5m.
+ */
+export const metricRollupLevels = pgTable(
+  "metric_rollup_levels",
+  {
+    instanceId: uuid("instance_id").notNull(),
+    gpuIndex: smallint("gpu_index").notNull(),
+    levelS: integer("level_s").notNull(),
+    bucket: timestamp("bucket", { withTimezone: true }).notNull(),
+    orgId: uuid("org_id").notNull(),
+    samples: integer("samples").notNull(),
+    utilizationAvg: real("utilization_avg").notNull(),
+    utilizationMax: real("utilization_max").notNull(),
+    memoryUsedAvg: real("memory_used_avg").notNull(),
+    powerAvg: real("power_avg").notNull(),
+    temperatureAvg: real("temperature_avg").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.instanceId, t.gpuIndex, t.levelS, t.bucket] })],
+);

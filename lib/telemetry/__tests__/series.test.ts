@@ -78,7 +78,7 @@ describe("utilizationSeries", () => {
     }
   });
 
-  it("matches a JS reference of the raw samples (6 h, per GPU and average)", async () => {
+  it("matches a JS reference of the raw samples (6 h from the 1-minute level, per GPU and average)", async () => {
     const s = await utilizationSeries(tenant.ctx, tenant.org.slug, pi.id, {
       range: "6h",
       metric: "power",
@@ -86,12 +86,12 @@ describe("utilizationSeries", () => {
     });
     const from = T.getTime() - 6 * H;
     const ref0 = reference(
-      samples.filter((x) => x.gpuIndex === 0),
-      40,
+      samples.filter((x) => x.gpuIndex === 0 && x.at < T),
+      RANGE_SPECS["6h"].binSeconds,
       from,
       (x) => x.powerWatts,
     );
-    const refAvg = reference(samples, 40, from, (x) => x.powerWatts);
+    const refAvg = reference(samples, RANGE_SPECS["6h"].binSeconds, from, (x) => x.powerWatts);
     const g0 = s.gpus[0]?.points ?? [];
     expect(g0.filter((p) => p.v !== null).length).toBe(ref0.size);
     for (const p of g0) if (p.v !== null) expect(p.v).toBeCloseTo(ref0.get(p.t) as number, 1);
@@ -109,10 +109,15 @@ describe("utilizationSeries", () => {
     });
     expect(s.binSeconds).toBe(600);
     expect(s.average.length).toBe(37); // 6 h of 10-minute bins, plus the partial one at the edge
-    const ref = reference(samples, 600, T.getTime() - 6 * H, (x) => x.powerWatts);
+    const ref = reference(
+      samples.filter((x) => x.at < T),
+      600,
+      T.getTime() - 6 * H,
+      (x) => x.powerWatts,
+    );
     for (const p of s.average) if (p.v !== null) expect(p.v).toBeCloseTo(ref.get(p.t) as number, 1);
     expect(s.average.filter((p) => p.v !== null).length).toBe(ref.size);
-    // Rollups: a multiple of 5 minutes.
+    // The 7-day range reads the 20-minute level: a multiple of 20 minutes.
     const week = await utilizationSeries(tenant.ctx, tenant.org.slug, pi.id, {
       range: "7d",
       step: 3600,
@@ -143,7 +148,7 @@ describe("utilizationSeries", () => {
       now: T,
     }).catch((e: unknown) => e)) as ValidationError;
     expect(err.fieldErrors.step).toEqual([
-      "For this range the step is a multiple of 10 seconds from 40 to 21600",
+      "For this range the step is a multiple of 60 seconds from 60 to 21600",
     ]);
   });
 
@@ -155,10 +160,10 @@ describe("utilizationSeries", () => {
     });
     const from = T.getTime() - 7 * DAY;
     // Buckets are included by their start time, so the reference keeps whole buckets starting in the window.
-    const bucketed = samples.filter((x) => Math.floor(x.at.getTime() / (5 * MIN)) * 5 * MIN >= from);
+    const bucketed = samples.filter((x) => Math.floor(x.at.getTime() / (20 * MIN)) * 20 * MIN >= from);
     const ref = reference(bucketed, 1200, from, (x) => x.utilizationPct);
     const withData = s.average.filter((p) => p.v !== null);
-    // The last bucket [T, T+5 min) is open and not rolled up yet.
+    // The bucket [T, T+20 min) is open and not rolled up yet.
     expect(withData.length).toBe([...ref.keys()].filter((b) => b < T.getTime()).length);
     for (const p of withData) expect(p.v).toBeCloseTo(ref.get(p.t) as number, 1);
     // Days of data in a 7-day window: the earlier bins are gaps (null), not zeros.

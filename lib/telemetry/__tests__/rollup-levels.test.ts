@@ -1,0 +1,131 @@
+import { sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { systemCtx } from "@/lib/core";
+import { getDb } from "@/lib/db/client";
+import { simulatedProvider as sim } from "@/lib/provisioning/providers/simulated";
+import type { ProviderInstance } from "@/lib/provisioning/providers/types";
+import { CHART_RANGES, RANGE_SPECS, ROLLUP_LEVELS, rollupMetrics, utilizationSeries } from "@/lib/telemetry";
+import { insertSamples } from "@/lib/telemetry/ingest";
+import { loadProviderInstances } from "@/lib/telemetry/provider-instances";
+import { MAX_ROWS_PER_GPU, MIN_POINTS, SOURCE_LEVELS } from "@/lib/telemetry/ranges";
+import { insertInstance, tenantWithCatalog } from "./fixtures";
+
+const H = 3_600_000;
+const DAY = 24 * H;
+// Its own clock: no other file's instance has samples this late.
+const T = new Date("2032-03-01T12:00:00Z");
+const sys = systemCtx("rollup-levels-test");
+
+let tenant: Awaited<ReturnType<typeof tenantWithCatalog>>;
+let pi: ProviderInstance;
+
+type Cmp = {
+  level_s: number;
+  buckets: number;
+  bad_count: number;
+  d_avg: number;
+  d_max: number;
+  d_power: number;
+};
+
+/** Every level bucket of the instance against the same aggregate computed straight from the raw samples. */
+async function compareWithRaw(instanceId: string): Promise<Cmp[]> {
+  const res = await getDb().execute<Cmp>(sql`
+    select l.level_s, count(*)::int as buckets, count(*) filter (where l.samples <> a.n)::int as bad_count,
+      max(abs(l.utilization_avg - a.ua))::float8 as d_avg, max(abs(l.utilization_max - a.um))::float8 as d_max,
+      max(abs(l.power_avg - a.pa))::float8 as d_power
+    from metric_rollup_levels l
+    cross join lateral (
+      select count(*)::int as n, avg(m.utilization_pct) as ua, max(m.utilization_pct) as um, avg(m.power_watts) as pa
+      from metric_samples m
+      where m.instance_id = l.instance_id and m.gpu_index = l.gpu_index and m.at >= l.bucket
+        and m.at < l.bucket + make_interval(secs => l.level_s) and m.at < ${T}
+    ) a
+    where l.instance_id = ${instanceId}
+    group by l.level_s order by l.level_s`);
+  return res.rows.map((r) => ({ ...r, level_s: Number(r.level_s) }));
+}
+
+beforeAll(async () => {
+  tenant = await tenantWithCatalog("levels");
+  const start = new Date(T.getTime() - 2 * DAY);
+  const inst = await insertInstance(tenant, { createdAt: start, startedAt: start, simSeed: 4242 });
+  const [loaded] = await loadProviderInstances(getDb(), sql`i.id = ${inst.id}`);
+  pi = loaded as ProviderInstance;
+  const samples = sim.samples(pi, start, T);
+  for (let k = 0; k < samples.length; k += 5000) {
+    await insertSamples(
+      getDb(),
+      samples.slice(k, k + 5000).map((s) => ({ inst: pi, s })),
+    );
+  }
+  await rollupMetrics(sys, { now: T, lookbackMs: 3 * DAY });
+});
+
+describe("rollup levels", () => {
+  it("hold per bucket the count, mean and peak of the raw samples (the values the charts draw)", async () => {
+    const cmp = await compareWithRaw(pi.id);
+    expect(cmp.map((c) => c.level_s)).toEqual(ROLLUP_LEVELS.map((l) => l.seconds));
+    for (const c of cmp) {
+      // Two days on each of the instance's GPUs, in whole buckets.
+      expect(c.buckets, `level ${c.level_s}`).toBe(((2 * 86_400) / c.level_s) * pi.gpuCount);
+      expect(c.bad_count).toBe(0);
+      expect(c.d_avg).toBeLessThan(1e-3);
+      expect(c.d_max).toBe(0);
+      expect(c.d_power).toBeLessThan(1e-2);
+    }
+  });
+
+  it("are idempotent on re-run and survive the pruning of the raw samples", async () => {
+    const before = await getDb().execute(
+      sql`select * from metric_rollup_levels where instance_id = ${pi.id} order by level_s, gpu_index, bucket`,
+    );
+    const week = await utilizationSeries(tenant.ctx, tenant.org.slug, pi.id, { range: "7d", now: T });
+    const again = await rollupMetrics(sys, { now: T, lookbackMs: 3 * DAY });
+    expect(again.levelBuckets).toBe(0);
+    // What pruneRawSamples does to an old instance (here only to this one: the job is fleet-wide).
+    await getDb().execute(sql`delete from metric_samples where instance_id = ${pi.id}`);
+    await rollupMetrics(sys, { now: T, lookbackMs: 3 * DAY });
+    const after = await getDb().execute(
+      sql`select * from metric_rollup_levels where instance_id = ${pi.id} order by level_s, gpu_index, bucket`,
+    );
+    expect(after.rows).toEqual(before.rows);
+    expect(await utilizationSeries(tenant.ctx, tenant.org.slug, pi.id, { range: "7d", now: T })).toEqual(
+      week,
+    );
+  });
+});
+
+describe("chart ranges", () => {
+  it("read the coarsest level that still gives more than MIN_POINTS points", () => {
+    expect(Object.fromEntries(CHART_RANGES.map((r) => [r, RANGE_SPECS[r].level]))).toEqual({
+      "1h": 10,
+      "6h": 60,
+      "24h": 60,
+      "7d": 1200,
+      "30d": 3600,
+    });
+    for (const r of CHART_RANGES) {
+      const { seconds, level } = RANGE_SPECS[r];
+      expect(seconds / level).toBeGreaterThan(MIN_POINTS);
+      const coarser = SOURCE_LEVELS.find((l) => l > level);
+      if (coarser !== undefined) expect(seconds / coarser).toBeLessThanOrEqual(MIN_POINTS);
+    }
+  });
+
+  it("read at most 2,000 rows per GPU for every range up to 30 days", async () => {
+    for (const r of CHART_RANGES) {
+      const { seconds, level } = RANGE_SPECS[r];
+      // A full window holds seconds / level buckets (+1 at the edge) per GPU.
+      expect(seconds / level + 1, r).toBeLessThanOrEqual(MAX_ROWS_PER_GPU);
+    }
+    expect(MAX_ROWS_PER_GPU).toBe(2000);
+    // And measured: the rows of the chart's source inside the 24 h window (the range this data fills).
+    const from = new Date(T.getTime() - DAY);
+    const rows = await getDb().execute<{ n: number }>(sql`
+      select count(*)::int as n from metric_rollup_levels
+      where instance_id = ${pi.id} and gpu_index = 0 and level_s = ${RANGE_SPECS["24h"].level}
+        and bucket >= ${from} and bucket <= ${T}`);
+    expect(Number(rows.rows[0]?.n)).toBe(1440);
+  });
+});
