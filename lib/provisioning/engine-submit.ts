@@ -57,6 +57,7 @@ export async function submitQueued(
           command: inst.command,
           args: inst.args,
           env: inst.env,
+          exposedPort: inst.exposedPort,
           maxRuntimeMinutes: inst.maxRuntimeMinutes,
         };
         try {

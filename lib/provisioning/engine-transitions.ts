@@ -55,7 +55,9 @@ export function decideFromWorkload(
 ): Decision | null {
   const base = { id: inst.id, orgId: inst.orgId, at: now };
   const live = st.phase === "pending" || st.phase === "running";
-  const ready = st.phase === "running" && (inst.kind === "container" || st.connection !== null);
+  // A notebook, and a container serving a port, are up once the workload reported where it is reached.
+  const reports = inst.kind === "notebook" || inst.exposedPort != null;
+  const ready = st.phase === "running" && (!reports || st.connection !== null);
   const run = (from: "provisioning"): Transition => ({
     ...base,
     from,
@@ -101,7 +103,7 @@ export function decideFromWorkload(
     }
     case "provisioning": {
       if (ready) return { steps: [run("provisioning")], gpuIndexes };
-      if (st.phase === "running") return null; // up, but the notebook has not reported its URL yet
+      if (st.phase === "running") return null; // up, but it has not reported its URL / port yet
       const reason =
         st.phase === "pending" ? "The cluster requeued the job while it started" : endedReason(st, null);
       return {

@@ -16,7 +16,10 @@ import {
 export const UNHEALTHY_AFTER = 3;
 
 type Hosted = {
-  server: ModelServer;
+  /** The simulated replica's server in this process; none for an engine's replica (a job on a cluster). */
+  server: ModelServer | null;
+  /** Where the replica is reached: the loopback server, or the endpoint the engine reported. */
+  url: string;
   replicaId: string;
   serviceId: string;
   orgId: string;
@@ -38,15 +41,19 @@ type Row = {
   instance_id: string;
   ordinal: number;
   region_code: string;
+  /** The instance's connection `endpoint` (engine replicas: the node and port the job reported). */
+  endpoint: string | null;
   readiness: { path: string; intervalSeconds: number; timeoutSeconds: number };
 };
 
 /**
- * The simulated provider's replica host: for every replica whose instance is running in a simulated region, a
- * model server on loopback (model-server.ts) is started in this process and its address recorded; the host is
- * also the replica's kubelet — it probes readiness as the service asks (ready_at = the end of the cold start),
- * replaces a ready replica that fails UNHEALTHY_AFTER probes in a row, and closes the servers of replicas that
- * ended. One host per deployment (the services process); on Slurm/Kubernetes the engine runs the real command.
+ * The replica host: for every replica whose instance is running in a simulated region, a model server on
+ * loopback (model-server.ts) is started in this process and its address recorded; for a replica run by an
+ * engine (a Slurm job running the service's command), the address is the one the job reported in the
+ * instance's connection (`endpoint`). The host is also the replicas' kubelet — it probes readiness as the
+ * service asks (ready_at = the first answer: the end of the cold start), replaces a ready replica that fails
+ * UNHEALTHY_AFTER probes in a row (its instance is terminated: the engine cancels the job), and closes the
+ * servers of replicas that ended. One host per deployment (the services process).
  */
 export function createReplicaHost(opts: { regionCode?: string; server?: Partial<ModelServerOptions> } = {}) {
   const hosted = new Map<string, Hosted>();
@@ -67,7 +74,7 @@ export function createReplicaHost(opts: { regionCode?: string; server?: Partial<
     const db = getDb();
     const res = await db.execute<Row>(sql`
       select r.id, r.service_id, r.org_id, o.slug as org_slug, r.instance_id, r.ordinal, i.region_code,
-             s.spec->'readiness' as readiness
+             i.connection->>'endpoint' as endpoint, s.spec->'readiness' as readiness
       from service_replicas r
       join instances i on i.id = r.instance_id
       join services s on s.id = r.service_id
@@ -75,23 +82,32 @@ export function createReplicaHost(opts: { regionCode?: string; server?: Partial<
       where r.ended_at is null and i.state = 'running'
         and (${opts.regionCode ?? null}::text is null or i.region_code = ${opts.regionCode ?? null})`);
     const want = new Map<string, Row>();
-    for (const r of res.rows) if (getProvider(r.region_code).name === "simulated") want.set(r.id, r);
+    const engineRun = new Set<string>();
+    for (const r of res.rows) {
+      const provider = getProvider(r.region_code);
+      if (provider.name === "simulated") want.set(r.id, r);
+      else if (provider.placement === "cluster" && r.endpoint) {
+        // An engine's replica (a Slurm job running the service's command), once it reported where it listens.
+        want.set(r.id, r);
+        engineRun.add(r.id);
+      }
+    }
     for (const [id, h] of hosted) {
       if (!want.has(id)) {
         hosted.delete(id);
-        void h.server.close();
+        void h.server?.close();
       }
     }
     for (const [id, r] of want) {
       if (hosted.has(id)) continue;
-      const server = await startModelServer({
-        ...modelServerDefaults(),
-        ...opts.server,
-        name: `replica-${r.ordinal}`,
-      });
+      const server = engineRun.has(id)
+        ? null
+        : await startModelServer({ ...modelServerDefaults(), ...opts.server, name: `replica-${r.ordinal}` });
+      const url = server?.url ?? (r.endpoint as string);
       const now = Date.now();
       hosted.set(id, {
         server,
+        url,
         replicaId: id,
         serviceId: r.service_id,
         orgId: r.org_id,
@@ -110,14 +126,14 @@ export function createReplicaHost(opts: { regionCode?: string; server?: Partial<
       });
       await db
         .update(serviceReplicas)
-        .set({ endpoint: server.url, startedAt: new Date(now), readyAt: null })
+        .set({ endpoint: url, startedAt: new Date(now), readyAt: null })
         .where(eq(serviceReplicas.id, id));
     }
   }
 
   async function probeOnce(h: Hosted): Promise<boolean> {
     try {
-      const r = await fetch(`${h.server.url}${h.probe.path}`, {
+      const r = await fetch(`${h.url}${h.probe.path}`, {
         signal: AbortSignal.timeout(h.probe.timeoutMs),
       });
       await r.arrayBuffer();
@@ -167,7 +183,7 @@ export function createReplicaHost(opts: { regionCode?: string; server?: Partial<
 
   async function replaceUnhealthy(h: Hosted) {
     hosted.delete(h.replicaId);
-    h.server.kill();
+    h.server?.kill();
     const at = new Date();
     await getDb().transaction(async (tx) => {
       const [ended] = await tx
@@ -191,11 +207,11 @@ export function createReplicaHost(opts: { regionCode?: string; server?: Partial<
     pass,
     /** Crash a replica's server (tests, chaos): connections reset, probes fail, the host replaces it. */
     kill(replicaId: string) {
-      hosted.get(replicaId)?.server.kill();
+      hosted.get(replicaId)?.server?.kill();
     },
     hostedIds: () => [...hosted.keys()],
     async close() {
-      await Promise.all([...hosted.values()].map((h) => h.server.close()));
+      await Promise.all([...hosted.values()].map((h) => h.server?.close()));
       hosted.clear();
     },
   };

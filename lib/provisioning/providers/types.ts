@@ -118,7 +118,10 @@ export type WorkloadStatus = {
   /** For a pending workload: the engine's expected start and queue position (1 = next). */
   expectedStart: Date | null;
   queuePosition: number | null;
-  /** Connection details once the workload reported them (notebook URL + token); null = not yet. */
+  /**
+   * Connection details once the workload reported them (notebook URL + token; `endpoint`, the base URL of a
+   * workload with an exposed port); null = not yet.
+   */
   connection: Record<string, string> | null;
 };
 
@@ -149,4 +152,10 @@ export type EngineWorkload = ProviderInstance & {
   maxRuntimeMinutes: number | null;
   /** The MIG profile of the instance type (e.g. "1g.10gb"), null for whole GPUs. */
   migProfile: string | null;
+  /**
+   * The port the workload serves (a service replica, an inference container), null for none. An engine that
+   * shares hosts between workloads may assign its own port per workload (Slurm: PORT / FORJA_PORT) and report
+   * the address it chose as the connection's `endpoint`.
+   */
+  exposedPort?: number | null;
 };

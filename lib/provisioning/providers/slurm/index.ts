@@ -163,7 +163,10 @@ export function createSlurmProvider(config: SlurmConfig, cli: SlurmCli = slurmCl
     },
   };
 
-  /** Connection details of a notebook once its Jupyter answered (the job wrote connection.json). */
+  /**
+   * Connection details once the job wrote connection.json: a notebook's URL and token (once Jupyter answered),
+   * a server's `endpoint` (its node and assigned port; Forja's readiness probe says when it answers).
+   */
   function readConnection(
     instanceId: string,
     host: string | null | undefined,
@@ -173,6 +176,9 @@ export function createSlurmProvider(config: SlurmConfig, cli: SlurmCli = slurmCl
       const { port } = JSON.parse(fs.readFileSync(path.join(dir, "connection.json"), "utf8")) as {
         port: number;
       };
+      if (!fs.existsSync(path.join(dir, "token"))) {
+        return { endpoint: `http://${host ?? "localhost"}:${port}`, port: String(port) };
+      }
       const token = fs.readFileSync(path.join(dir, "token"), "utf8").trim();
       // The token stays out of the URL (URLs end up in histories and logs); Jupyter's page asks for it.
       return { url: `http://${host ?? "localhost"}:${port}/tree`, token };

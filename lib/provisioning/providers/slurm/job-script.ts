@@ -57,7 +57,9 @@ function commandLine(work: EngineWorkload, cfg: SlurmConfig): string {
  * The batch script. Every line the workload prints is stamped with the time ($EPOCHREALTIME) into stdout.log /
  * stderr.log in the instance's folder: those are the instance's logs. A notebook starts Jupyter with the token
  * Forja wrote to the folder (0600; passed through JUPYTER_TOKEN, never on a command line) and, once Jupyter
- * answers, writes its port to connection.json for Forja to pick up.
+ * answers, writes its port to connection.json for Forja to pick up. A container with an exposed port gets a free
+ * port of its node in PORT and FORJA_PORT (its command must listen there; the launch spec's port number is
+ * not used, since replicas share hosts), written to connection.json before the command starts.
  */
 export function jobScript(work: EngineWorkload, cfg: SlurmConfig): string {
   const dir = workDir(cfg, work.id);
@@ -73,8 +75,22 @@ export function jobScript(work: EngineWorkload, cfg: SlurmConfig): string {
     "exec > >(stamp stdout) 2> >(stamp stderr)",
     ...env,
   ];
-  if (work.kind === "container") return [...head, commandLine(work, cfg), ""].join("\n");
   const py = shq(cfg.python);
+  // A free port of the node, asked of the kernel (bind to port 0): several jobs on one host never share one.
+  const freePort = `export PORT="$(${py} -c 'import socket; s = socket.socket(); s.bind(("", 0)); print(s.getsockname()[1])')"`;
+  if (work.kind === "container" && work.exposedPort) {
+    // A server (a service replica): the port is this job's, in PORT and FORJA_PORT, which the command must
+    // listen on; connection.json tells Forja where it is, and Forja's readiness probe says when it answers.
+    return [
+      ...head,
+      freePort,
+      'export FORJA_PORT="$PORT"',
+      'printf \'{"port": %s}\\n\' "$PORT" > "$D/connection.json.tmp" && mv "$D/connection.json.tmp" "$D/connection.json"',
+      commandLine(work, cfg),
+      "",
+    ].join("\n");
+  }
+  if (work.kind === "container") return [...head, commandLine(work, cfg), ""].join("\n");
   const check = [
     "import os, urllib.request",
     "r = urllib.request.Request('http://127.0.0.1:%s/api/status' % os.environ['PORT'],",
@@ -84,7 +100,7 @@ export function jobScript(work: EngineWorkload, cfg: SlurmConfig): string {
   return [
     ...head,
     `export JUPYTER_TOKEN="$(cat "$D/token")"`,
-    `export PORT="$(${py} -c 'import socket; s = socket.socket(); s.bind(("", 0)); print(s.getsockname()[1])')"`,
+    freePort,
     'mkdir -p "$D/work"',
     `${py} -m notebook --no-browser --allow-root --ip=0.0.0.0 --port="$PORT" --NotebookApp.port_retries=0 --notebook-dir="$D/work" &`,
     "NB=$!",
