@@ -20,28 +20,22 @@ export async function startServicesRuntime(
     regionCode: region,
     server: { coldStartMs: opts.coldStartMs ?? 1000, concurrency: 4, baseLatencyMs: 40, perInflightMs: 10 },
   });
-  let stopped = false;
-  const loop = async (everyMs: number, fn: () => Promise<unknown>) => {
-    while (!stopped) {
-      const t = Date.now();
-      await fn().catch((err) => console.error("[test runtime]", err));
-      await new Promise((r) => setTimeout(r, Math.max(0, everyMs - (Date.now() - t))));
-    }
-  };
-  const loops = [
-    loop(300, async () => {
-      await placeQueuedInstances(systemCtx("scheduler"), { regionCode: region });
-      await reconcileInstances(systemCtx("provider"), { regionCode: region });
-    }),
-    loop(200, () => host.pass()),
-    loop(1000, () => autoscaleServices(systemCtx("autoscaler"), { regionCode: region })),
-  ];
+  const stopLoops = runLoops([
+    [
+      300,
+      async () => {
+        await placeQueuedInstances(systemCtx("scheduler"), { regionCode: region });
+        await reconcileInstances(systemCtx("provider"), { regionCode: region });
+      },
+    ],
+    [200, () => host.pass()],
+    [1000, () => autoscaleServices(systemCtx("autoscaler"), { regionCode: region })],
+  ]);
   return {
     gateway,
     host,
     async stop() {
-      stopped = true;
-      await Promise.all(loops);
+      await stopLoops();
       await gateway.close();
       await host.close();
     },
@@ -60,4 +54,20 @@ export async function waitFor<T>(
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/** Run each pass every `everyMs` (errors logged, not fatal) until the returned stop is awaited. */
+export function runLoops(passes: Array<[everyMs: number, pass: () => Promise<unknown>]>) {
+  let stopped = false;
+  const running = passes.map(async ([everyMs, fn]) => {
+    while (!stopped) {
+      const t = Date.now();
+      await fn().catch((err) => console.error("[test runtime]", err));
+      await new Promise((r) => setTimeout(r, Math.max(0, everyMs - (Date.now() - t))));
+    }
+  });
+  return async () => {
+    stopped = true;
+    await Promise.all(running);
+  };
 }

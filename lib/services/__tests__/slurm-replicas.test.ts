@@ -16,7 +16,7 @@ import {
   startGateway,
   updateServiceScaling,
 } from "@/lib/services";
-import { waitFor } from "./harness";
+import { runLoops, waitFor } from "./harness";
 
 // A real Slurm cluster on a loaded 2-core box: sbatch → RUNNING → the passes → the probe can take a while.
 vi.setConfig({ testTimeout: 240_000, hookTimeout: 120_000 });
@@ -24,30 +24,17 @@ vi.setConfig({ testTimeout: 240_000, hookTimeout: 120_000 });
 let w: SlurmWorld;
 let gateway: Gateway;
 let stopLoops: () => Promise<void>;
-const host = () => hostRef;
 let hostRef: ReturnType<typeof createReplicaHost>;
 
 beforeAll(async () => {
   w = await startSlurmWorld();
   gateway = await startGateway({ holdTimeoutMs: 150_000, refreshMs: 150 });
   hostRef = createReplicaHost({ regionCode: w.regionA });
-  let stopped = false;
-  const loop = async (everyMs: number, fn: () => Promise<unknown>) => {
-    while (!stopped) {
-      const t = Date.now();
-      await fn().catch((err) => console.error("[slurm services runtime]", err));
-      await new Promise((r) => setTimeout(r, Math.max(0, everyMs - (Date.now() - t))));
-    }
-  };
-  const loops = [
-    loop(500, () => w.pass()),
-    loop(300, () => host().pass()),
-    loop(1000, () => autoscaleServices(systemCtx("autoscaler"), { regionCode: w.regionA })),
-  ];
-  stopLoops = async () => {
-    stopped = true;
-    await Promise.all(loops);
-  };
+  stopLoops = runLoops([
+    [500, () => w.pass()],
+    [300, () => hostRef.pass()],
+    [1000, () => autoscaleServices(systemCtx("autoscaler"), { regionCode: w.regionA })],
+  ]);
 });
 afterAll(async () => {
   await stopLoops?.();
