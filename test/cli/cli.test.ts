@@ -414,6 +414,7 @@ maxReplicas: ${max}
       ["kind", "name", "project", "region", "instanceType", "image"],
       ["name", "amountUsd", "kind"],
       ["kind"],
+      ["name", "image", "instanceType", "region", "kind"],
     ]);
     const file = path.join(configDir, "fleet.yaml");
     const doc = (

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { policySchema } from "@/lib/autoshutdown";
 import { budgetSchema } from "@/lib/budgets";
 import { launchSpecSchema } from "@/lib/provisioning";
+import { serviceSpecSchema } from "@/lib/services";
 
 let cached: Record<string, unknown> | null = null;
 
@@ -35,16 +36,19 @@ export function applyDocumentJsonSchema(): Record<string, unknown> {
   const { $schema: _b, ...budgetJson } = z.toJSONSchema(budget, { io: "input", unrepresentable: "any" });
   const policy = policySchema.extend({ kind: z.literal("auto-shutdown-policy") });
   const { $schema: _p, ...policyJson } = z.toJSONSchema(policy, { io: "input", unrepresentable: "any" });
+  const service = serviceSpecSchema.safeExtend({ kind: z.literal("service") });
+  const { $schema: _v, ...serviceJson } = z.toJSONSchema(service, { io: "input", unrepresentable: "any" });
   applyCached ??= {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     $id: "https://forja.dev/schemas/apply.json",
     title: "Forja apply document",
     description:
-      "One document of a `forja apply -f` file: a launch spec, a budget with `kind: budget`, or an auto-shutdown policy with `kind: auto-shutdown-policy`.",
+      "One document of a `forja apply -f` file: a launch spec, a budget with `kind: budget`, an auto-shutdown policy with `kind: auto-shutdown-policy`, or an inference service with `kind: service`.",
     anyOf: [
       launch,
       { ...budgetJson, title: "Forja budget" },
       { ...policyJson, title: "Forja auto-shutdown policy" },
+      { ...serviceJson, title: "Forja inference service" },
     ],
   };
   return applyCached;
