@@ -2,6 +2,7 @@
 
 /** The power limit assumed where a GPU model publishes no TDP (one value for catalog, provider and charts). */
 export { FALLBACK_TDP_WATTS } from "@/lib/db/schema";
+export type { CapacitySource } from "./capacity";
 export { type AvailabilityPoint, type ComparedOffering, compareOfferings } from "./compare";
 export {
   type DisallowedReason,

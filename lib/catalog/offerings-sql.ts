@@ -1,6 +1,7 @@
 import "server-only";
 import { type SQL, sql } from "drizzle-orm";
 import { FALLBACK_TDP_WATTS } from "@/lib/db/schema";
+import { type CapacitySource, capacityFrom } from "./capacity";
 import {
   type CatalogFilters,
   type CatalogSort,
@@ -40,11 +41,17 @@ const textArray = (xs: string[]) => sql`${sql.param(xs)}::text[]`;
 /**
  * Offerings (instance type × region with a price in force at `at`) with their prices per pricing model and
  * live availability, as one SQL statement. Availability counts only active nodes and subtracts every
- * allocation that has not been released:
+ * allocation that has not been released (each node's free GPUs and slices are kept in node_capacity):
  *  - whole-GPU type: Σ over nodes of floor(free whole non-MIG GPUs / gpu_count)
  *  - MIG type:       Σ over MIG-mode GPUs of floor(free slices / profile slices)
  */
-export function offeringsCte(at: Date, allowed: string[], where: SQL[]): SQL {
+export function offeringsCte(
+  at: Date,
+  allowed: string[],
+  where: SQL[],
+  capacity: CapacitySource = "kept",
+): SQL {
+  const nodeCapacity = capacityFrom(capacity);
   const filters = where.length ? sql`where ${sql.join(where, sql` and `)}` : sql``;
   return sql`
   with cur as (
@@ -57,34 +64,21 @@ export function offeringsCte(at: Date, allowed: string[], where: SQL[]): SQL {
     where p.effective_from <= ${at} and (p.effective_to is null or p.effective_to > ${at})
     group by p.instance_type_id, p.region_code
   ),
-  gpu_free as (
-    select n.id as node_id, n.region_code, n.gpu_model_id, g.mig_enabled,
-      greatest(0, 7 - coalesce(sum(a.slices), 0))::int as free_slices
-    from nodes n
-    join node_gpus g on g.node_id = n.id
-    left join gpu_allocations a on a.node_gpu_id = g.id and a.released_at is null
-    where n.status = 'active'
-    group by n.id, g.id
-  ),
-  node_free as (
-    select node_id, region_code, gpu_model_id,
-      count(*) filter (where not mig_enabled and free_slices = 7)::int as whole_free
-    from gpu_free
-    group by node_id, region_code, gpu_model_id
-  ),
-  -- Pre-aggregated per (region, model, size) so offerings pick their figure with a hash join.
+  -- Availability from node_capacity (one row per node, kept by triggers: drizzle 0019), pre-aggregated per
+  -- (region, model, size) so offerings pick their figure with a hash join.
   whole_avail as (
-    select nf.region_code, nf.gpu_model_id, k.gpu_count, sum(nf.whole_free / k.gpu_count)::int as available
-    from node_free nf
+    select c.region_code, c.gpu_model_id, k.gpu_count, sum(c.whole_free / k.gpu_count)::int as available
+    from ${nodeCapacity} c
     join (select distinct gpu_model_id, gpu_count from instance_types where mig_profile is null) k
-      on k.gpu_model_id = nf.gpu_model_id
-    group by nf.region_code, nf.gpu_model_id, k.gpu_count
+      on k.gpu_model_id = c.gpu_model_id
+    where c.active and c.whole_free > 0
+    group by c.region_code, c.gpu_model_id, k.gpu_count
   ),
   mig_avail as (
-    select gf.region_code, gf.gpu_model_id, s.slices, sum(gf.free_slices / s.slices)::int as available
-    from gpu_free gf cross join generate_series(1, 7) as s(slices)
-    where gf.mig_enabled
-    group by gf.region_code, gf.gpu_model_id, s.slices
+    select c.region_code, c.gpu_model_id, s.slices, sum(c.mig_free[s.slices])::int as available
+    from ${nodeCapacity} c cross join generate_series(1, 7) as s(slices)
+    where c.active and c.mig_free[1] > 0
+    group by c.region_code, c.gpu_model_id, s.slices
   ),
   -- Each model's MIG profiles once (a handful of rows), joined by name instead of unpacked per offering.
   mig_profiles as (

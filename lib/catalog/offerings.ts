@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { requireOrgAccess } from "@/lib/access";
 import { type Ctx, NotFoundError, nowOf, parseInput } from "@/lib/core";
 import { readDb } from "@/lib/db/client";
+import type { CapacitySource } from "./capacity";
 import { countQuery, filterTerms, offeringsCte, pageQuery } from "./offerings-sql";
 import {
   type CatalogFilterInput,
@@ -132,18 +133,21 @@ function toOffering(r: Row, allowedJurisdictions: string[]): Offering {
  * The catalog for one organization: filtered, sorted, paginated offerings with live availability, each
  * marked allowed or not by the organization's data-residency jurisdictions. Filtering, sorting, counting and
  * availability all happen in one SQL statement (a second, count-only one when the page is past the end).
+ * Availability is read from node_capacity; `capacity: "recounted"` recounts it from every GPU instead (the
+ * benchmark's reference, as the catalog did before drizzle 0019).
  */
 export async function listOfferings(
   ctx: Ctx,
   orgSlug: string,
   input: CatalogFilterInput = {},
+  opts: { capacity?: CapacitySource } = {},
 ): Promise<OfferingPage> {
   const { org } = await requireOrgAccess(ctx, orgSlug, "viewer");
   // Programmatic callers (API) get a ValidationError (422) for bad filters; pages use parseCatalogFilters.
   const filters = parseInput(catalogFiltersSchema, input);
   const exec = readDb(ctx);
   const allowed = org.allowedJurisdictions;
-  const cte = offeringsCte(nowOf(ctx), allowed, filterTerms(filters));
+  const cte = offeringsCte(nowOf(ctx), allowed, filterTerms(filters), opts.capacity);
   const { rows } = await exec.execute<Row>(pageQuery(cte, filters));
   let total = Number(rows[0]?.total ?? 0);
   if (!rows.length && filters.page > 1) {

@@ -5,7 +5,10 @@ import { getDb } from "@/lib/db/client";
 import { ensureCatalogSeeded } from "@/lib/seed";
 import type { Benchmark } from "./types";
 
-/** listOfferings (filters + sort + page + live availability) against a bare count of the same price rows. */
+/**
+ * listOfferings (filters + sort + page + live availability) against a bare count of the same price rows; the
+ * "before" variants recount availability from every GPU per request, as the catalog did before node_capacity.
+ */
 export const catalogOfferings: Benchmark = {
   name: "catalog-offerings",
   description: "listOfferings over 2,000+ offerings vs. select count(*) of the same rows",
@@ -43,8 +46,22 @@ export const catalogOfferings: Benchmark = {
           run: () => listOfferings(ctx, org.slug, { gpu, pageSize: 20 }),
         },
         {
+          name: "before: no filter, availability recounted",
+          run: () => listOfferings(ctx, org.slug, { gpu, pageSize: 20 }, { capacity: "recounted" }),
+        },
+        {
           name: "listOfferings, 5 filters, per-GPU sort",
           run: () => listOfferings(ctx, org.slug, { ...filtered, sort: "per_gpu_asc", pageSize: 20 }),
+        },
+        {
+          name: "before: 5 filters, availability recounted",
+          run: () =>
+            listOfferings(
+              ctx,
+              org.slug,
+              { ...filtered, sort: "per_gpu_asc", pageSize: 20 },
+              { capacity: "recounted" },
+            ),
         },
         {
           name: "listOfferings, deep page (page 50)",

@@ -177,3 +177,24 @@ export const gpuAllocations = pgTable(
       .where(sql`released_at is null`),
   ],
 );
+
+/**
+ * What each node could place right now, kept by statement-level triggers on nodes, node_gpus and
+ * gpu_allocations (drizzle 0019) so the catalog reads one narrow row per node instead of recounting every GPU
+ * and live allocation per request. One row per node, rewritten from that node's GPUs and live allocations
+ * whenever any of them changes (never adjusted by deltas), under a lock on the row: exact, and no row shared
+ * by a whole region to serialize on.
+ */
+export const nodeCapacity = pgTable("node_capacity", {
+  nodeId: uuid("node_id")
+    .primaryKey()
+    .references(() => nodes.id, { onDelete: "cascade" }),
+  regionCode: text("region_code").notNull(),
+  gpuModelId: text("gpu_model_id").notNull(),
+  /** The node's status is active (only active nodes take placements). */
+  active: boolean("active").notNull(),
+  /** Whole GPUs not in MIG mode with no live allocation. */
+  wholeFree: integer("whole_free").notNull(),
+  /** Element s (1..7): Σ over the node's MIG-mode GPUs of floor(free slices / s). */
+  migFree: integer("mig_free").array().notNull(),
+});
