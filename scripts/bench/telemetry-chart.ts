@@ -4,21 +4,25 @@ import { systemCtx } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { seedImages } from "@/lib/provisioning";
 import { ensureCatalogSeeded } from "@/lib/seed";
-import { rollupMetrics, utilizationSeries } from "@/lib/telemetry";
+import { RANGE_SPECS, rollupLevels, rollupMetrics, utilizationSeries } from "@/lib/telemetry";
+import type { ChartRange } from "@/lib/telemetry/ranges";
 import type { Benchmark } from "./types";
 
 const INSTANCES = 21; // × 8 GPUs × 7 days of 10 s samples ≈ 10.2 million rows
 const GPUS = 8;
 const DAY = 86_400_000;
+const RANGES: ChartRange[] = ["1h", "24h", "7d", "30d"];
 
 /**
- * The instance page's 7-day utilization chart (utilizationSeries: access check, then per-GPU and average series
- * downsampled in SQL from the 5-minute rollups) for one 8-GPU instance, on a metric_samples table of over ten
- * million rows, against a bare index range scan of that instance's 7 days of raw samples.
+ * The instance page's utilization chart (utilizationSeries: access check, then per-GPU and average series
+ * downsampled in SQL from the range's rollup level) for one 8-GPU instance over 1 h, 24 h, 7 d and 30 d, on a
+ * metric_samples table of over ten million rows, next to the same downsampling over raw samples and a bare
+ * index range scan of that instance's 7 days of raw samples; the notes give the rows each range reads.
  */
 export const telemetryChart: Benchmark = {
   name: "telemetry-chart",
-  description: "7-day utilization chart (≤600 points/series) on 10M+ samples vs. a raw index range scan",
+  description:
+    "utilization chart per range (rollup levels, ≤600 points/series) on 10M+ samples vs. raw samples",
   async setup() {
     const db = getDb();
     await ensureCatalogSeeded();
@@ -86,7 +90,15 @@ export const telemetryChart: Benchmark = {
                                  ${now}::timestamptz - interval '5 minutes',
                                  interval '5 minutes') as b
       cross join lateral (select (55 + 40 * sin(extract(epoch from b) / 5400.0 + g))::real as u) v`);
+    // The other instances' chart levels too (the 1-minute one from their raw samples), for a realistic table.
+    const others = (
+      await db.execute<{ id: string }>(
+        sql`select id from instances where org_id = ${org.id} and id <> ${target}`,
+      )
+    ).rows.map((r) => r.id);
+    await rollupLevels(systemCtx("bench"), { from, to: now, instanceIds: others });
     await db.execute(sql`vacuum analyze metric_rollups_5m`);
+    await db.execute(sql`vacuum analyze metric_rollup_levels`);
 
     const total = Number(
       (await db.execute<{ n: number }>(sql`select count(*)::int as n from metric_samples`)).rows[0]?.n ?? 0,
@@ -95,8 +107,40 @@ export const telemetryChart: Benchmark = {
       (await db.execute<{ n: number }>(sql`select count(*)::int as n from metric_rollups_5m`)).rows[0]?.n ??
         0,
     );
+    const levelRows = Number(
+      (await db.execute<{ n: number }>(sql`select count(*)::int as n from metric_rollup_levels`)).rows[0]
+        ?.n ?? 0,
+    );
     const ctx = { actor: { kind: "user" as const, userId: user.id, email: user.email, isOperator: false } };
     const chart = await utilizationSeries(ctx, org.slug, target, { range: "7d", metric: "utilization", now });
+    // Rows each range's source holds in its window for the chart instance (all 8 GPUs), against raw samples.
+    const readNotes: string[] = [];
+    for (const range of RANGES) {
+      const spec = RANGE_SPECS[range];
+      const start = new Date(now.getTime() - spec.seconds * 1000);
+      const rows = Number(
+        (
+          await db.execute<{ n: number }>(
+            spec.source === "raw"
+              ? sql`select count(*)::int as n from metric_samples
+                  where instance_id = ${target} and at >= ${start} and at <= ${now}`
+              : sql`select count(*)::int as n from metric_rollup_levels
+                  where instance_id = ${target} and level_s = ${spec.level} and bucket >= ${start} and bucket <= ${now}`,
+          )
+        ).rows[0]?.n ?? 0,
+      );
+      const raw = Number(
+        (
+          await db.execute<{ n: number }>(sql`select count(*)::int as n from metric_samples
+            where instance_id = ${target} and at >= ${start} and at <= ${now}`)
+        ).rows[0]?.n ?? 0,
+      );
+      readNotes.push(
+        `${range}: reads ${rows.toLocaleString("en")} rows (${Math.round(rows / GPUS)} per GPU, ` +
+          `${spec.level} s ${spec.source === "raw" ? "raw samples" : "level"}, ${spec.binSeconds} s bins) ` +
+          `instead of ${raw.toLocaleString("en")} raw samples`,
+      );
+    }
     const scanned = (
       await db.execute<{ n: number }>(sql`select count(*)::int as n from metric_samples
         where instance_id = ${target} and at > ${from} and at <= ${now}`)
@@ -106,7 +150,9 @@ export const telemetryChart: Benchmark = {
       notes: [
         `${total.toLocaleString("en")} raw samples (${INSTANCES} instances × ${GPUS} GPUs × 7 days at 10 s), ` +
           `loaded in ${loadS.toFixed(1)} s; ${rollups.toLocaleString("en")} rollup rows (the chart instance's by ` +
-          `rollupMetrics in ${rollupS.toFixed(1)} s)`,
+          `rollupMetrics in ${rollupS.toFixed(1)} s); ${levelRows.toLocaleString("en")} rows in the 1 min / 20 min / ` +
+          `1 h levels`,
+        ...readNotes,
         `the chart instance has ${Number(scanned).toLocaleString("en")} raw samples in the window; the chart returns ` +
           `${chart.gpus.length} GPU series + average of ${chart.average.length} points (${chart.binSeconds} s bins, from ${chart.source})`,
       ],
@@ -118,18 +164,24 @@ export const telemetryChart: Benchmark = {
               where instance_id = ${target} and gpu_index = any(${sql.param([0, 1, 2, 3, 4, 5, 6, 7])}::int2[])
                 and at > ${from} and at <= ${now}`),
         },
-        {
-          name: "utilizationSeries 7d (rollups, ≤600 pts/series)",
-          run: () => utilizationSeries(ctx, org.slug, target, { range: "7d", metric: "utilization", now }),
-        },
-        {
-          name: "same downsampling over raw samples (date_bin)",
-          run: () =>
-            db.execute(sql`select gpu_index, date_bin(interval '20 minutes', at, timestamptz 'epoch') as t,
-                avg(utilization_pct) from metric_samples
-              where instance_id = ${target} and at > ${from} and at <= ${now}
-              group by grouping sets ((gpu_index, 2), (2))`),
-        },
+        ...RANGES.flatMap((range) => {
+          const spec = RANGE_SPECS[range];
+          const start = new Date(now.getTime() - spec.seconds * 1000);
+          return [
+            {
+              name: `utilizationSeries ${range} (${spec.source === "raw" ? "raw" : `${spec.level} s level`})`,
+              run: () => utilizationSeries(ctx, org.slug, target, { range, metric: "utilization", now }),
+            },
+            {
+              name: `same downsampling over raw samples ${range} (date_bin ${spec.binSeconds} s)`,
+              run: () =>
+                db.execute(sql`select gpu_index, date_bin(make_interval(secs => ${spec.binSeconds}), at,
+                    timestamptz 'epoch') as t, avg(utilization_pct), max(utilization_pct) from metric_samples
+                  where instance_id = ${target} and at >= ${start} and at <= ${now}
+                  group by grouping sets ((gpu_index, 2), (2), ())`),
+            },
+          ];
+        }),
       ],
     };
   },
