@@ -4,7 +4,7 @@ import { type Actor, type Ctx, InvalidStateError, nowOf } from "@/lib/core";
 import type { Executor } from "@/lib/db/client";
 import { instanceTransitionFanOut } from "@/lib/notify";
 import { type EventReason, reasonColumns } from "./event-reasons";
-import { uuidArray } from "./sql";
+import { pgArray, uuidArray } from "./sql";
 import { canTransition, holdsCapacity, type InstanceState } from "./states";
 
 /** Columns a transition may set together with the state. Absent = unchanged; null = cleared. */
@@ -45,6 +45,34 @@ export function eventActorKind(actor: Actor): EventActorKind {
   return "system";
 }
 
+/** The patch's columns: key, column, PostgreSQL type. */
+const PATCH_COLUMNS: [keyof TransitionPatch, string, string][] = [
+  ["nodeId", "node_id", "uuid"],
+  ["stateDeadline", "state_deadline", "timestamptz"],
+  ["startedAt", "started_at", "timestamptz"],
+  ["stoppedAt", "stopped_at", "timestamptz"],
+  ["queuedAt", "queued_at", "timestamptz"],
+  ["connection", "connection", "jsonb"],
+  ["stateReason", "state_reason", "text"],
+  ["provisionFailure", "provision_failure", "text"],
+  ["spotCheckedUntil", "spot_checked_until", "timestamptz"],
+  ["providerRef", "provider_ref", "text"],
+  ["borrowed", "borrowed", "boolean"],
+  ["queueReason", "queue_reason", "jsonb"],
+];
+
+/** A value as an element of an array literal: dates as ISO text, objects as JSON, absent/null as null. */
+function toArrayElement(v: unknown): string | null {
+  if (v === undefined || v === null) return null;
+  if (v instanceof Date) return v.toISOString();
+  if (typeof v === "object") return JSON.stringify(v);
+  return String(v);
+}
+
+function enumArray(states: InstanceState[]): SQL {
+  return sql`${pgArray(states)}::instance_state[]`;
+}
+
 function assertLegal(t: Transition): void {
   if (!canTransition(t.from, t.to)) {
     throw new InvalidStateError(`Cannot move an instance from "${t.from}" to "${t.to}"`, {
@@ -68,28 +96,33 @@ export async function applyTransitions(
   if (items.length === 0) return new Set();
   for (const t of items) assertLegal(t);
   const now = nowOf(ctx);
-  const rows = items.map((t) => ({ id: t.id, from_state: t.from, to_state: t.to, p: t.patch ?? {} }));
-  const col = (key: keyof TransitionPatch, column: string, type: string) =>
-    sql.raw(`${column} = case when v.p ? '${key}' then (v.p->>'${key}')::${type} else i.${column} end`);
+  // One update for the whole batch, its values as typed arrays (unnest). A patch key no item sets leaves its
+  // column out; one only some items set is applied where a parallel boolean array says so.
+  const cols: SQL[] = [
+    sql`${uuidArray(items.map((t) => t.id))}`,
+    sql`${enumArray(items.map((t) => t.from))}`,
+  ];
+  const names = ["id", "from_state"];
+  const sets: SQL[] = [sql`state = v.to_state`, sql`updated_at = ${now}`, sql`engine_queue = null`];
+  cols.push(sql`${enumArray(items.map((t) => t.to))}`);
+  names.push("to_state");
+  for (const [key, column, type] of PATCH_COLUMNS) {
+    const has = items.map((t) => t.patch?.[key] !== undefined);
+    if (!has.includes(true)) continue;
+    const values = items.map((t) => toArrayElement(t.patch?.[key]));
+    cols.push(sql`${pgArray(values)}::${sql.raw(type)}[]`);
+    names.push(column);
+    if (has.every(Boolean)) {
+      sets.push(sql.raw(`${column} = v.${column}`));
+    } else {
+      cols.push(sql`${`{${has.join(",")}}`}::boolean[]`);
+      names.push(`has_${column}`);
+      sets.push(sql.raw(`${column} = case when v.has_${column} then v.${column} else i.${column} end`));
+    }
+  }
   const updated = await exec.execute<{ id: string }>(sql`
-    update instances i set
-      state = v.to_state,
-      updated_at = ${now},
-      ${col("nodeId", "node_id", "uuid")},
-      ${col("stateDeadline", "state_deadline", "timestamptz")},
-      ${col("startedAt", "started_at", "timestamptz")},
-      ${col("stoppedAt", "stopped_at", "timestamptz")},
-      ${col("queuedAt", "queued_at", "timestamptz")},
-      ${sql.raw(`connection = case when v.p ? 'connection' then v.p->'connection' else i.connection end`)},
-      ${col("stateReason", "state_reason", "text")},
-      ${col("provisionFailure", "provision_failure", "text")},
-      ${col("spotCheckedUntil", "spot_checked_until", "timestamptz")},
-      ${col("providerRef", "provider_ref", "text")},
-      ${col("borrowed", "borrowed", "boolean")},
-      engine_queue = null,
-      ${sql.raw(`queue_reason = case when v.p ? 'queueReason' then nullif(v.p->'queueReason', 'null'::jsonb) else i.queue_reason end`)}
-    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-      as v(id uuid, from_state instance_state, to_state instance_state, p jsonb)
+    update instances i set ${sql.join(sets, sql`, `)}
+    from unnest(${sql.join(cols, sql`, `)}) as v(${sql.raw(names.join(", "))})
     where i.id = v.id and i.state = v.from_state
     returning i.id`);
   const moved = new Set(updated.rows.map((r) => r.id));
@@ -128,14 +161,17 @@ type EventRow = {
 
 /** The insert of instance_events rows by one actor, returning what the webhook fan-out reads. */
 function insertEvents(actor: Actor, events: EventRow[]): SQL {
+  const col = (f: (e: EventRow) => unknown) => pgArray(events.map((e) => toArrayElement(f(e))));
   return sql`
     insert into instance_events (org_id, instance_id, from_state, to_state, reason, reason_code, reason_params,
                                  actor_user_id, actor_kind, at)
     select e.org_id, e.instance_id, e.from_state, e.to_state, e.reason, e.reason_code, e.reason_params,
            ${actor.kind === "user" ? actor.userId : null}::uuid, ${eventActorKind(actor)}, e.at
-    from jsonb_to_recordset(${JSON.stringify(events)}::jsonb)
-      as e(org_id uuid, instance_id uuid, from_state instance_state, to_state instance_state, reason text,
-           reason_code text, reason_params jsonb, at timestamptz)
+    from unnest(${col((e) => e.org_id)}::uuid[], ${col((e) => e.instance_id)}::uuid[],
+                ${col((e) => e.from_state)}::instance_state[], ${col((e) => e.to_state)}::instance_state[],
+                ${col((e) => e.reason)}::text[], ${col((e) => e.reason_code)}::text[],
+                ${col((e) => e.reason_params)}::jsonb[], ${col((e) => e.at)}::timestamptz[])
+      as e(org_id, instance_id, from_state, to_state, reason, reason_code, reason_params, at)
     returning org_id, instance_id, from_state, to_state, reason, reason_code, reason_params, at`;
 }
 

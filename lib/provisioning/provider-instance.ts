@@ -5,7 +5,7 @@ import { loadAllOfferings, loadOffering, type Offering } from "./offerings";
 import type { ProviderInstance } from "./providers";
 import type { Instance } from "./types";
 
-type InstanceFields = Pick<
+export type InstanceFields = Pick<
   Instance,
   | "id"
   | "orgId"

@@ -11,7 +11,18 @@ import type { Instance } from "./types";
  * whether as borrowed, why the others wait, and which borrowed instances to reclaim. Runs under the region's
  * placement lock, which is what makes "held" stable while it decides.
  */
-export async function gateRegion(tx: Tx, region: string, queued: Instance[], now: Date): Promise<GateResult> {
+/** What the gate reads of a queued instance. */
+export type GatedInstance = Pick<
+  Instance,
+  "id" | "orgId" | "projectId" | "gpuModelId" | "gpuCount" | "slicesPerGpu"
+>;
+
+export async function gateRegion(
+  tx: Tx,
+  region: string,
+  queued: GatedInstance[],
+  now: Date,
+): Promise<GateResult> {
   const state = await loadRegionQuotaState(
     tx,
     region,
@@ -45,7 +56,7 @@ export async function gateRegion(tx: Tx, region: string, queued: Instance[], now
 export async function writeQueueReasons(
   tx: Tx,
   region: string,
-  waiting: Instance[],
+  waiting: Pick<Instance, "id" | "gpuModelId">[],
   gate: GateResult,
 ): Promise<void> {
   if (waiting.length === 0) return;

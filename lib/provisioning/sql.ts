@@ -5,9 +5,14 @@ export function uuidArray(ids: readonly string[]): SQL {
   return sql`${`{${ids.join(",")}}`}::uuid[]`;
 }
 
-export function textArray(values: readonly string[]): SQL {
-  const quoted = values.map((v) => `"${v.replace(/["\\]/g, "\\$&")}"`);
-  return sql`${`{${quoted.join(",")}}`}::text[]`;
+/** An array literal as a text parameter (cast it: `${pgArray(xs)}::int[]`); a null element is SQL null. */
+export function pgArray(values: readonly (string | null)[]): SQL {
+  const quoted = values.map((v) => (v === null ? "NULL" : `"${v.replace(/["\\]/g, "\\$&")}"`));
+  return sql`${`{${quoted.join(",")}}`}`;
+}
+
+export function textArray(values: readonly (string | null)[]): SQL {
+  return sql`${pgArray(values)}::text[]`;
 }
 
 /** Two-key advisory lock for the rest of the transaction; keys are hashed namespaced strings. */

@@ -152,9 +152,9 @@ export const gpuAllocations = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     orgId: uuid("org_id").notNull(),
     instanceId: uuid("instance_id").notNull(),
-    nodeId: uuid("node_id")
-      .notNull()
-      .references(() => nodes.id),
+    // No foreign key of its own (0020): the insert trigger checks that the GPU is on this node, and node_gpus
+    // references nodes, so a row's node exists and cannot go while the row's GPU is referenced.
+    nodeId: uuid("node_id").notNull(),
     nodeGpuId: uuid("node_gpu_id")
       .notNull()
       .references(() => nodeGpus.id),

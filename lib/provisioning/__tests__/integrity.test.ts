@@ -58,6 +58,23 @@ describe("the database refuses a double booking", () => {
       values (${o.org.id}, ${randomUUID()}, ${node.id}, ${gpu}, 7), (${o.org.id}, ${randomUUID()}, ${node.id}, ${gpu}, 7)`);
     expect(r).toMatch(/^(23505|23P01)$/);
   });
+
+  // 0020: node_id has no foreign key of its own; the statement trigger answers for every inserted row's node.
+  it("refuses an allocation whose node is not its GPU's, or no node at all, released or live", async () => {
+    const fleet = await newFleet([{ gpus: 1 }, { gpus: 1 }]);
+    const o = await newOrg("dbl3");
+    const [a, b] = fleet.nodes;
+    const gpu = a?.gpuIds[0];
+    if (!a || !b || !gpu) throw new Error("no gpu");
+    const one = (nodeId: string, released: boolean) => sql`
+      insert into gpu_allocations (org_id, instance_id, node_id, node_gpu_id, slices, released_at)
+      values (${o.org.id}, ${randomUUID()}, ${nodeId}, ${gpu}, 7, ${released ? new Date() : null})`;
+    for (const released of [false, true]) {
+      expect(await attempt(one(b.id, released))).toBe("23514");
+      expect(await attempt(one(randomUUID(), released))).toBe("23514");
+    }
+    expect(await attempt(one(a.id, true))).toBe("ok");
+  });
 });
 
 describe("isolation of the lock-then-count transactions", () => {
