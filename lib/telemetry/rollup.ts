@@ -67,7 +67,9 @@ export async function rollupMetrics(
     ) s
     group by s.instance_id, s.gpu_index, bucket, s.org_id
     on conflict (instance_id, gpu_index, bucket) ${RECOMPUTE}`);
-  const levels = await rollupLevels(ctx, { from, to, overlapMs: opts.overlapMs });
+  // The 1-minute level follows the raw samples to the last whole minute (the 6 h and 24 h charts read it).
+  const rawTo = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
+  const levels = await rollupLevels(ctx, { from, to, rawTo, overlapMs: opts.overlapMs });
   return { buckets: res.rowCount ?? 0, levelBuckets: levels.buckets };
 }
 
@@ -86,12 +88,12 @@ export type RollupLevelSeconds = (typeof ROLLUP_LEVELS)[number]["seconds"];
  * Aggregates every level of ROLLUP_LEVELS for [from, to), idempotent like rollupMetrics: per (instance, GPU,
  * level) it restarts at its newest bucket minus the overlap and one level (aligned to the level, so a bucket is
  * always recomputed whole), and skips the write where the sample count is unchanged. The open bucket at `to` is
- * written partly filled and completed by the next run. `instanceIds` limits a run (the history back-fill);
+ * written partly filled and completed by the next run. The raw-sampled level reads up to `rawTo` (default `to`). `instanceIds` limits a run (the history back-fill);
  * otherwise the instances the 5-minute job targets.
  */
 export async function rollupLevels(
   ctx: Ctx,
-  opts: { from: Date; to: Date; overlapMs?: number; instanceIds?: string[] },
+  opts: { from: Date; to: Date; rawTo?: Date; overlapMs?: number; instanceIds?: string[] },
 ): Promise<{ buckets: number }> {
   const exec = readDb(ctx);
   const scope = opts.instanceIds
@@ -109,7 +111,8 @@ export async function rollupLevels(
           avg(m.memory_used_gib) as ma, avg(m.power_watts) as pa, avg(m.temperature_c) as ta
         from targets t cross join lateral (
           select * from metric_samples m
-          where m.instance_id = t.id and m.gpu_index = t.gpu_index and m.at >= t.since and m.at < ${opts.to}
+          where m.instance_id = t.id and m.gpu_index = t.gpu_index and m.at >= t.since
+            and m.at < ${opts.rawTo ?? opts.to}
         ) m
         group by 1, 2, 3, 4`
         : sql`

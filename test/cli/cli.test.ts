@@ -143,7 +143,7 @@ describe("forja against a running server", () => {
     // The API's field error on a step the range cannot serve is a usage error.
     const tooFine = await run(["metrics", String(inst.id), "--range", "7d", "--step", "1m"]);
     expect(tooFine.code).toBe(2);
-    expect(tooFine.stderr).toContain("step: For this range the step is a multiple of 300 seconds");
+    expect(tooFine.stderr).toContain("step: For this range the step is a multiple of 1200 seconds");
 
     // Nothing warned of a shutdown, so there is nothing to postpone: the API's 409 is exit 5.
     const snooze = await run(["snooze", String(inst.id), "30m"]);

@@ -96,6 +96,21 @@ describe("rollup levels", () => {
   });
 });
 
+describe("the 1-minute level", () => {
+  it("follows the raw samples to the last whole minute, not the last closed 5-minute bucket", async () => {
+    await getDb().execute(sql`
+      insert into metric_samples (instance_id, gpu_index, at, org_id, utilization_pct, memory_used_gib, power_watts,
+        temperature_c)
+      select ${pi.id}, 0, ${T}::timestamptz + make_interval(secs => k * 10), ${tenant.org.id}, 50, 10, 300, 60
+      from generate_series(1, 17) k`);
+    await rollupMetrics(sys, { now: new Date(T.getTime() + 3 * 60_000 + 5_000) });
+    const rows = await getDb().execute<{ n: number }>(sql`
+      select count(*)::int as n from metric_rollup_levels
+      where instance_id = ${pi.id} and gpu_index = 0 and level_s = 60 and bucket >= ${T}`);
+    expect(Number(rows.rows[0]?.n)).toBe(3);
+  });
+});
+
 describe("chart ranges", () => {
   it("read the coarsest level that still gives more than MIN_POINTS points", () => {
     expect(Object.fromEntries(CHART_RANGES.map((r) => [r, RANGE_SPECS[r].level]))).toEqual({
@@ -125,7 +140,7 @@ describe("chart ranges", () => {
     const rows = await getDb().execute<{ n: number }>(sql`
       select count(*)::int as n from metric_rollup_levels
       where instance_id = ${pi.id} and gpu_index = 0 and level_s = ${RANGE_SPECS["24h"].level}
-        and bucket >= ${from} and bucket <= ${T}`);
+        and bucket >= ${from} and bucket < ${T}`);
     expect(Number(rows.rows[0]?.n)).toBe(1440);
   });
 });
