@@ -103,6 +103,12 @@ export async function rollupLevels(
   for (const level of ROLLUP_LEVELS) {
     const width = seconds(level.seconds);
     const overlap = seconds((opts.overlapMs ?? ROLLUP_OVERLAP_MS) / 1000 + level.seconds);
+    // A GPU without this level yet (new, or history from before the levels existed) starts from its 5-minute
+    // rollups' whole chart window (30 days) once; raw samples only reach as far as `from`.
+    const firstFrom =
+      level.source === "raw"
+        ? opts.from
+        : new Date(Math.min(opts.from.getTime(), opts.to.getTime() - 30 * 86_400_000));
     const source =
       level.source === "raw"
         ? sql`
@@ -130,11 +136,11 @@ export async function rollupLevels(
     const res = await exec.execute(sql`
       with targets as (
         select i.id, g.gpu_index::int2 as gpu_index,
-          date_bin(${width}, greatest(${opts.from}::timestamptz, (
-            select r.bucket - ${overlap} from metric_rollup_levels r
+          date_bin(${width}, coalesce((
+            select greatest(${opts.from}::timestamptz, r.bucket - ${overlap}) from metric_rollup_levels r
             where r.instance_id = i.id and r.gpu_index = g.gpu_index and r.level_s = ${level.seconds}
             order by r.bucket desc limit 1
-          )), timestamptz 'epoch') as since
+          ), ${firstFrom}::timestamptz), timestamptz 'epoch') as since
         from instances i cross join generate_series(0, i.gpu_count - 1) as g(gpu_index)
         where i.started_at is not null and ${scope}
       )

@@ -96,6 +96,27 @@ describe("rollup levels", () => {
   });
 });
 
+describe("a GPU with 5-minute history but no levels yet", () => {
+  it("gets its 20-minute and 1-hour levels over the last 30 days on the first run", async () => {
+    const start = new Date(T.getTime() - 12 * DAY);
+    const inst = await insertInstance(tenant, { createdAt: start, startedAt: start });
+    await getDb().execute(sql`
+      insert into metric_rollups_5m (instance_id, gpu_index, bucket, org_id, samples, utilization_avg,
+        utilization_max, memory_used_avg, power_avg, temperature_avg)
+      select ${inst.id}, g, ${start}::timestamptz + make_interval(mins => k * 5), ${tenant.org.id}, 30, 40, 70, 10,
+        300, 60
+      from generate_series(0, ${inst.gpuCount - 1}) g cross join generate_series(0, 12 * 288 - 1) k`);
+    await rollupMetrics(sys, { now: T });
+    const rows = await getDb().execute<{ level_s: number; n: number }>(sql`
+      select level_s, count(*)::int as n from metric_rollup_levels
+      where instance_id = ${inst.id} and gpu_index = 0 group by level_s order by level_s`);
+    expect(rows.rows.map((r) => [Number(r.level_s), Number(r.n)])).toEqual([
+      [1200, 12 * 72],
+      [3600, 12 * 24],
+    ]);
+  });
+});
+
 describe("the 1-minute level", () => {
   it("follows the raw samples to the last whole minute, not the last closed 5-minute bucket", async () => {
     await getDb().execute(sql`
