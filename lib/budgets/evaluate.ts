@@ -47,30 +47,37 @@ export async function evaluateBudgets(
   const month = monthOf(now);
   const exec = readDb(ctx);
   const result: EvaluateBudgetsResult = { budgets: 0, alerts: 0, emails: 0, stopped: 0, failed: 0 };
-  const list = await exec
-    .select()
-    .from(budgets)
-    .where(opts.orgIds ? inArray(budgets.orgId, opts.orgIds) : undefined);
-  if (list.length === 0) return result;
   const scope = opts.orgIds ? { orgIds: opts.orgIds } : { budgeted: true as const };
-  const spend = await projectSpend(exec, scope, { now, monthStart: month.start });
-  const byOrg = new Map<string, ProjectSpendRow[]>();
-  for (const r of spend) byOrg.set(r.orgId, [...(byOrg.get(r.orgId) ?? []), r]);
-  const done = await exec
-    .select({
-      budgetId: budgetAlerts.budgetId,
-      kind: budgetAlerts.kind,
-      pct: budgetAlerts.pct,
-      amount: budgetAlerts.budgetUsd,
-      at: budgetAlerts.createdAt,
-    })
-    .from(budgetAlerts)
-    .where(
-      and(
-        eq(budgetAlerts.period, month.period),
-        opts.orgIds ? inArray(budgetAlerts.orgId, opts.orgIds) : undefined,
+  // The budgets, their spend and this month's recorded crossings are independent reads: issued together.
+  const [list, spend, done] = await Promise.all([
+    exec
+      .select()
+      .from(budgets)
+      .where(opts.orgIds ? inArray(budgets.orgId, opts.orgIds) : undefined),
+    projectSpend(exec, scope, { now, monthStart: month.start }),
+    exec
+      .select({
+        budgetId: budgetAlerts.budgetId,
+        kind: budgetAlerts.kind,
+        pct: budgetAlerts.pct,
+        amount: budgetAlerts.budgetUsd,
+        at: budgetAlerts.createdAt,
+      })
+      .from(budgetAlerts)
+      .where(
+        and(
+          eq(budgetAlerts.period, month.period),
+          opts.orgIds ? inArray(budgetAlerts.orgId, opts.orgIds) : undefined,
+        ),
       ),
-    );
+  ]);
+  if (list.length === 0) return result;
+  const byOrg = new Map<string, ProjectSpendRow[]>();
+  for (const r of spend) {
+    const rows = byOrg.get(r.orgId);
+    if (rows) rows.push(r);
+    else byOrg.set(r.orgId, [r]);
+  }
   // Keyed by the amount too: crossings of an amount the budget no longer has do not count (see budgetAlerts).
   const alerted = new Map(done.map((a) => [`${a.budgetId}:${a.kind}:${a.pct}:${Number(a.amount)}`, a.at]));
 
