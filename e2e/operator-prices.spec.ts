@@ -44,10 +44,12 @@ test("the operator schedules a price change against the market median, and cance
     await expect(op.page).toHaveURL(/region=eu-es-mad1&gpu=l4/);
     const table = op.page.getByRole("table", { name: "Prices in force and scheduled changes" });
     const spotRow = table.getByRole("row", { name: /^l4\.1x.*Spot/ });
-    // Each price against the public on-demand median of its GPU, in the catalog's words.
+    // Each price's margin against the public on-demand median of its GPU, in the catalog's words, and the
+    // market's 10th–90th percentile range for that GPU.
     await expect(spotRow.getByRole("cell").nth(4)).toContainText(
-      /(below|above|at) market median \(\$0\.95\/GPU-h\)/,
+      /Margin: \d+% (below|above) market median \(\$0\.95\/GPU-h\)|Margin: at market median/,
     );
+    await expect(spotRow.getByRole("cell").nth(4)).toContainText("market $0.38–$0.95 (median $0.95)");
     const before = (await spotRow.getByRole("cell").nth(2).textContent()) ?? "";
 
     const form = op.page.getByRole("form", { name: "Schedule a price change" });

@@ -11,7 +11,8 @@
  *    every offering row whose accelerator is in the model's label set (MARKET_LABELS), with a non-empty
  *    on-demand price and price_includes_host != "no" (GCP attach-only rows lack the host). For the generic
  *    "A100" label the row's gpu_memory_gib decides 40 GB (< 79 or empty) vs 80 GB. Even count → mean of the
- *    two middle values.
+ *    two middle values. Market range: the 10th and 90th percentile of the same per-GPU prices (linear
+ *    interpolation between the closest ranks: rank p × (n − 1) of the sorted values, numpy's default).
  * 3. Our per-GPU on-demand base = floor(median × 0.85) to the cent. Per region it is multiplied by a small
  *    regional factor (0.97–1.06) and rounded to the cent; the script fails if any result exceeds the median.
  *    A whole-GPU instance costs per-GPU price × GPU count (no volume discount).
@@ -224,6 +225,17 @@ const median = (xs: number[]): number => {
   return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
 };
 
+/** The p-quantile (0..1) of xs, interpolating linearly at rank p × (n − 1) of the sorted values. */
+export const quantile = (xs: number[], p: number): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  if (!s.length) throw new Error("quantile of nothing");
+  const r = p * (s.length - 1);
+  const lo = Math.floor(r);
+  const hi = Math.min(lo + 1, s.length - 1);
+  return (s[lo] as number) + ((s[hi] as number) - (s[lo] as number)) * (r - lo);
+};
+const round4 = (x: number) => Math.round(x * 10000) / 10000;
+
 function labelOf(r: Record<string, string>): string {
   if (r.accelerator !== "A100") return r.accelerator ?? "";
   return (num(r.gpu_memory_gib) ?? 0) >= 79 ? "A100@80" : "A100@40";
@@ -262,7 +274,9 @@ function deriveModel(def: ModelDef, specs: Record<string, string>, offers: Recor
     },
     market: {
       rows: perGpu.length,
-      medianPerGpuUsd: Math.round(marketMedian * 10000) / 10000,
+      medianPerGpuUsd: round4(marketMedian),
+      p10PerGpuUsd: round4(quantile(perGpu, 0.1)),
+      p90PerGpuUsd: round4(quantile(perGpu, 0.9)),
       spotRows: ratios.length,
       spotRatio: Math.round(spotRatio * 10000) / 10000,
     },

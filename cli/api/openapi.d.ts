@@ -1392,7 +1392,7 @@ export interface paths {
         };
         /**
          * List prices
-         * @description Platform operators only. Every instance type × region × pricing model on sale now or scheduled: the price in force, its per-GPU-hour figure against the public market median for the GPU model, and the changes still to come. Filter by `region` and `gpuModel`.
+         * @description Platform operators only. Every instance type × region × pricing model on sale now or scheduled: the price in force, its per-GPU-hour figure against the public market median for the GPU model (`vsMarket`, the margin) with the market's 10th–90th percentile range, and the changes still to come. Filter by `region` and `gpuModel`.
          */
         get: {
             parameters: {
@@ -10297,6 +10297,8 @@ export interface components {
             gpuShare: number;
             instanceTypeId: string;
             marketMedianPerGpu: number | null;
+            marketP10PerGpu: number | null;
+            marketP90PerGpu: number | null;
             migProfile: string | null;
             perGpuUsd: number | null;
             /** @enum {string} */

@@ -28,7 +28,10 @@ export const priceRowSchema = z.object({
   perGpuUsd: z.number().nullable(),
   /** Public market median on-demand USD per GPU-hour for this GPU model; null where unknown. */
   marketMedianPerGpu: z.number().nullable(),
-  /** perGpuUsd / marketMedianPerGpu - 1 (negative: below the market). */
+  /** The market range for this GPU model: 10th and 90th percentile of the same offers; null where unknown. */
+  marketP10PerGpu: z.number().nullable(),
+  marketP90PerGpu: z.number().nullable(),
+  /** The margin: perGpuUsd / marketMedianPerGpu - 1 (negative: below the market median). */
   vsMarket: z.number().nullable(),
   /** Changes that take effect later, earliest first (each can be cancelled until it does). */
   scheduled: z.array(pricePointSchema),
@@ -44,6 +47,8 @@ type Raw = Omit<PriceRow, "current" | "scheduled" | "gpuShare"> & {
   current: { id: string; usdPerHour: string; effectiveFrom: string } | null;
   scheduled: Array<{ id: string; usdPerHour: string; effectiveFrom: string }> | null;
   marketMedianPerGpu: number | null;
+  marketP10PerGpu: number | null;
+  marketP90PerGpu: number | null;
 };
 
 const point = (p: { id: string; usdPerHour: string; effectiveFrom: string }) => ({
@@ -54,8 +59,8 @@ const point = (p: { id: string; usdPerHour: string; effectiveFrom: string }) => 
 
 /**
  * Operators' price book: every instance type × region × pricing model on sale now or scheduled, with the
- * price in force, its per-GPU-hour figure against the public market median (the catalog's comparison), and
- * the changes still to come. Ordered by GPU model, instance type, region, pricing model.
+ * price in force, its per-GPU-hour figure against the public market median (the margin, the catalog's
+ * comparison) and the market's 10th–90th percentile range, and the changes still to come. Ordered by GPU model, instance type, region, pricing model.
  */
 export async function listPrices(ctx: Ctx, filters: PriceFilters = {}): Promise<PriceRow[]> {
   requireOperator(ctx);
@@ -75,6 +80,7 @@ export async function listPrices(ctx: Ctx, filters: PriceFilters = {}): Promise<
         as "gpuShare",
       k.region_code as "regionCode", k.pricing_model as "pricingModel",
       gm.market_median_usd_per_gpu_hour as "marketMedianPerGpu",
+      gm.market_p10_usd_per_gpu_hour as "marketP10PerGpu", gm.market_p90_usd_per_gpu_hour as "marketP90PerGpu",
       (select json_build_object('id', c.id, 'usdPerHour', c.usd_per_hour, 'effectiveFrom', c.effective_from)
         from prices c
         where c.instance_type_id = k.instance_type_id and c.region_code = k.region_code
@@ -99,13 +105,16 @@ export async function listPrices(ctx: Ctx, filters: PriceFilters = {}): Promise<
     const share = Number(r.gpuShare);
     const current = r.current ? point(r.current) : null;
     const perGpuUsd = current ? current.usdPerHour / share : null;
-    const median = r.marketMedianPerGpu === null ? null : Number(r.marketMedianPerGpu);
+    const orNull = (x: number | null) => (x === null ? null : Number(x));
+    const median = orNull(r.marketMedianPerGpu);
     return {
       ...r,
       gpuShare: share,
       current,
       perGpuUsd,
       marketMedianPerGpu: median,
+      marketP10PerGpu: orNull(r.marketP10PerGpu),
+      marketP90PerGpu: orNull(r.marketP90PerGpu),
       vsMarket: perGpuUsd !== null && median ? perGpuUsd / median - 1 : null,
       scheduled: (r.scheduled ?? []).map(point),
     };

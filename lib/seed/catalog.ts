@@ -9,7 +9,17 @@ type PricingModel = "on_demand" | "spot" | "reserved_1m" | "reserved_1y";
 /** Shape of catalog-data.json, written by scripts/derive-catalog.ts (`npm run catalog:derive`). */
 export type CatalogSeedData = {
   /** Per GPU model: the public market figures the prices were derived from. */
-  market: Record<string, { rows: number; medianPerGpuUsd: number; spotRows: number; spotRatio: number }>;
+  market: Record<
+    string,
+    {
+      rows: number;
+      medianPerGpuUsd: number;
+      p10PerGpuUsd: number;
+      p90PerGpuUsd: number;
+      spotRows: number;
+      spotRatio: number;
+    }
+  >;
   regions: Array<{
     code: string;
     name: string;
@@ -89,6 +99,8 @@ export async function seedCatalog(tx: Tx, opts: { now?: Date } = {}): Promise<{ 
     data.gpuModels.map((m) => ({
       ...m,
       marketMedianUsdPerGpuHour: data.market[m.id]?.medianPerGpuUsd ?? null,
+      marketP10UsdPerGpuHour: data.market[m.id]?.p10PerGpuUsd ?? null,
+      marketP90UsdPerGpuHour: data.market[m.id]?.p90PerGpuUsd ?? null,
     })),
   );
   await tx.insert(instanceTypes).values(data.instanceTypes);

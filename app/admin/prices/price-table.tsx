@@ -10,7 +10,8 @@ import { cancelPriceAction } from "./actions";
 
 /**
  * The price book of one region (or all): the price in force, per GPU-hour against the public market median
- * (the catalog's own wording), and each scheduled change with its cancel button.
+ * (the margin, in the catalog's own wording) with the market's 10th–90th percentile range, and each scheduled
+ * change with its cancel button.
  */
 export function PriceTable({ rows, now }: { rows: PriceRow[]; now: Date }) {
   const t = useTranslations("Prices");
@@ -44,8 +45,17 @@ export function PriceTable({ rows, now }: { rows: PriceRow[]; now: Date }) {
                 <td className={tdClass}>{r.perGpuUsd === null ? "—" : usd(r.perGpuUsd)}</td>
                 <td className={tdClass}>
                   {r.perGpuUsd !== null && r.marketMedianPerGpu
-                    ? market(r.perGpuUsd, r.marketMedianPerGpu)
+                    ? t("margin", { position: market(r.perGpuUsd, r.marketMedianPerGpu) ?? "" })
                     : t("noMarket")}
+                  {r.marketMedianPerGpu && r.marketP10PerGpu !== null && r.marketP90PerGpu !== null ? (
+                    <span className="block text-xs text-slate-600 dark:text-slate-400">
+                      {t("marketRange", {
+                        p10: usd(r.marketP10PerGpu),
+                        p90: usd(r.marketP90PerGpu),
+                        median: usd(r.marketMedianPerGpu),
+                      })}
+                    </span>
+                  ) : null}
                 </td>
                 <td className={tdClass}>
                   {r.scheduled.length === 0 ? (

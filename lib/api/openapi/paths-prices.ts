@@ -22,7 +22,7 @@ export const pricePaths: ZodOpenApiPathsObject = {
       tags: ["Operators"],
       summary: "List prices",
       description:
-        "Platform operators only. Every instance type × region × pricing model on sale now or scheduled: the price in force, its per-GPU-hour figure against the public market median for the GPU model, and the changes still to come. Filter by `region` and `gpuModel`.",
+        "Platform operators only. Every instance type × region × pricing model on sale now or scheduled: the price in force, its per-GPU-hour figure against the public market median for the GPU model (`vsMarket`, the margin) with the market's 10th–90th percentile range, and the changes still to come. Filter by `region` and `gpuModel`.",
       requestParams: {
         query: pageParams.extend({ region: z.string().optional(), gpuModel: z.string().optional() }),
       },

@@ -88,6 +88,9 @@ describe("scheduled price changes", () => {
     // h100's market median is 4.29 per GPU-hour (the seeded snapshot): 2.5 is 42 % below it.
     expect(listed?.marketMedianPerGpu).toBeCloseTo(4.29);
     expect(listed?.vsMarket).toBeCloseTo(2.5 / 4.29 - 1);
+    // …and the market's range for it: 10th and 90th percentile of the same offers.
+    expect(listed?.marketP10PerGpu).toBeCloseTo(2.1791, 4);
+    expect(listed?.marketP90PerGpu).toBeCloseTo(11.5159, 4);
 
     await cancelPriceChange(op, mid.id);
     expect((await rows()).map((r) => [r.usd, r.to])).toEqual([

@@ -60,6 +60,9 @@ export const gpuModels = pgTable("gpu_models", {
    * docs/catalog.md); null where the operator has none. The catalog shows each price against it.
    */
   marketMedianUsdPerGpuHour: real("market_median_usd_per_gpu_hour"),
+  /** The market range: 10th and 90th percentile of the same per-GPU on-demand prices; null where unknown. */
+  marketP10UsdPerGpuHour: real("market_p10_usd_per_gpu_hour"),
+  marketP90UsdPerGpuHour: real("market_p90_usd_per_gpu_hour"),
 });
 
 export const instanceTypes = pgTable(
