@@ -25,6 +25,15 @@ async function setNodeStatus(ctx: Ctx, nodeId: string, status: NodeStatus, raw: 
     if (!node) throw new NotFoundError("Node");
     // The scheduler must not place on a node in the middle of going down.
     await lockRegionPlacement(tx, node.regionCode);
+    // The instances holding GPUs here are locked before the node row changes: changing the node rewrites
+    // its node_capacity row (a trigger), which a user's stop of one of them also rewrites when it releases
+    // its GPUs — taking the instance first in both, the two wait for each other instead of deadlocking.
+    await tx
+      .select({ id: instances.id })
+      .from(instances)
+      .where(and(eq(instances.nodeId, nodeId), inArray(instances.state, [...CAPACITY_STATES])))
+      .orderBy(instances.id)
+      .for("update");
     await tx.update(nodes).set({ status }).where(eq(nodes.id, nodeId));
     let failed = 0;
     let noticed = 0;
