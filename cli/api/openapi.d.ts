@@ -9938,6 +9938,10 @@ export interface components {
             id: string;
             /** @description The public market's median on-demand price per GPU-hour for this model (the operator's market data) */
             marketMedianUsdPerGpuHour: number | null;
+            /** @description The market range's low end: 10th percentile of the same per-GPU on-demand prices */
+            marketP10UsdPerGpuHour: number | null;
+            /** @description The market range's high end: 90th percentile of the same per-GPU on-demand prices */
+            marketP90UsdPerGpuHour: number | null;
             memoryBandwidthGbps: number | null;
             memoryGib: number;
             migProfiles: {

@@ -42,6 +42,12 @@ const gpuModelSchema = z
       description:
         "The public market's median on-demand price per GPU-hour for this model (the operator's market data)",
     }),
+    marketP10UsdPerGpuHour: z.number().nullable().meta({
+      description: "The market range's low end: 10th percentile of the same per-GPU on-demand prices",
+    }),
+    marketP90UsdPerGpuHour: z.number().nullable().meta({
+      description: "The market range's high end: 90th percentile of the same per-GPU on-demand prices",
+    }),
     migProfiles: z.array(z.object({ name: z.string(), slices: z.int(), memoryGib: z.number() })),
   })
   .meta({ id: "GpuModel" });
