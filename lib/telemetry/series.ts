@@ -106,11 +106,16 @@ export async function utilizationSeries(
   const fromMs = now.getTime() - spec.seconds * 1000;
   const from = new Date(fromMs);
   const col = COLUMNS[metric];
-  const rows = await exec.execute<AggRow>(
+  let rows = await exec.execute<AggRow>(
     spec.source === "raw"
       ? rawQuery(instanceId, inst.gpuCount, col, binSeconds, from, now)
       : rollupQuery(instanceId, inst.gpuCount, col, spec.level, binSeconds, from, now),
   );
+  // A level is written by the rollup job (every minute) for whole buckets only: an instance younger than its
+  // first bucket has raw samples and no level yet — read those, binned alike, rather than show no samples.
+  if (spec.source !== "raw" && !rows.rows.some((r) => Number(r.is_total) !== 1)) {
+    rows = await exec.execute<AggRow>(rawQuery(instanceId, inst.gpuCount, col, binSeconds, from, now));
+  }
 
   // Shape only: the aggregation happened in SQL; here the bins without data become explicit nulls (gaps).
   const firstBin = Math.floor(fromMs / binMs) * binMs;
