@@ -8151,7 +8151,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Traffic, latency, cold starts and cost over a range */
+        /** Traffic, latency, errors, replicas, cold starts and cost over a range: totals and a 120-step series */
         get: {
             parameters: {
                 query?: {
@@ -10572,6 +10572,34 @@ export interface components {
             ready: number;
             region: string;
         };
+        ServiceSeriesPoint: {
+            /** @description Replicas that became ready during the step */
+            coldStarts: number;
+            /** @description Null without requests in the step */
+            costPer1000Usd: number | null;
+            /** @description The replicas' ledger cost in the step, USD */
+            costUsd: number;
+            /** @description The autoscaler's desired replicas at the end of the step */
+            desired: number;
+            errors4xx: number;
+            errors5xx: number;
+            /** @description Held requests answered 503 (also in errors5xx) */
+            holdTimeouts: number;
+            /** @description Replicas launched and not ended at the end of the step */
+            launched: number;
+            /** @description Milliseconds; null without requests in the step */
+            p50Ms: number | null;
+            /** @description Milliseconds; null without requests in the step */
+            p95Ms: number | null;
+            /** @description Milliseconds; null without requests in the step */
+            p99Ms: number | null;
+            /** @description Replicas ready at the end of the step */
+            ready: number;
+            /** @description Mean requests per second over the step */
+            rps: number;
+            /** @description Start of the step, epoch milliseconds */
+            t: number;
+        };
         ServiceStats: {
             coldStartMedianS: number | null;
             coldStarts: number;
@@ -10588,6 +10616,10 @@ export interface components {
             replicaSeconds: number;
             requests: number;
             requestsPerSecond: number;
+            /** @description The range in 120 steps, oldest first (what the service page draws) */
+            series: components["schemas"]["ServiceSeriesPoint"][];
+            /** @description Length of each series step: the range over 120 steps */
+            stepSeconds: number;
         };
         SpendForecast: {
             accruedUsd: number;

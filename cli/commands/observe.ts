@@ -37,7 +37,7 @@ async function readEvents(stream: ReadableStream<Uint8Array>, onLine: (l: LogLin
 }
 
 const METRICS = ["utilization", "memory", "power", "temperature"] as const;
-const RANGES = ["1h", "6h", "24h", "7d", "30d"] as const;
+export const RANGES = ["1h", "6h", "24h", "7d", "30d"] as const;
 
 export function registerObserve(program: Command) {
   examples(

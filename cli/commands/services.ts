@@ -4,13 +4,24 @@ import { everyPage, ok } from "../client";
 import { CliError, EXIT } from "../errors";
 import { action, examples } from "../kit";
 import { t } from "../messages";
-import { emit, table } from "../output";
+import { emit, sparkline, table } from "../output";
+import { RANGES } from "./observe";
 
 const int = (flag: string, v: unknown) => {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 0) throw new CliError(`${flag}: a whole number, 0 or more`, EXIT.usage);
   return n;
 };
+
+/** A series in at most 60 bars, each the highest of its steps, scaled to the series' top. */
+function bars(values: number[]): string {
+  const per = Math.max(1, Math.ceil(values.length / 60));
+  const bins = Array.from({ length: Math.ceil(values.length / per) }, (_, i) =>
+    Math.max(...values.slice(i * per, (i + 1) * per)),
+  );
+  const top = Math.max(...bins, 0);
+  return top === 0 ? "" : sparkline(bins, top);
+}
 
 /** Inference services (docs/adr/0012): replicas of a model server behind the gateway, sized by the autoscaler. */
 export function registerServices(program: Command) {
@@ -77,6 +88,56 @@ export function registerServices(program: Command) {
         }),
       ),
     ["forja services get 7d2e…", "forja services get 7d2e… --json"],
+  );
+
+  examples(
+    services
+      .command("stats <id>")
+      .description("Traffic, latency, errors, replicas, cold starts and cost over a range, with its series")
+      .option("--range <range>", RANGES.join(", "), "1h")
+      .action(
+        action(async ({ opts, session }, id: string) => {
+          const range = String(opts.range) as (typeof RANGES)[number];
+          if (!RANGES.includes(range))
+            throw new CliError(`--range is one of ${RANGES.join(", ")}`, EXIT.usage);
+          const { api, org } = await session();
+          const s = await ok(
+            api.GET("/orgs/{org}/services/{id}/stats", { params: { path: { org, id }, query: { range } } }),
+          );
+          const ms = (v: number | null) => (v == null ? "–" : `${Math.round(v)} ms`);
+          const peak = (f: (p: (typeof s.series)[number]) => number) => Math.max(0, ...s.series.map(f));
+          emit(
+            opts,
+            s,
+            (v) =>
+              [
+                ["Range", `${v.range} (${v.series.length} steps of ${v.stepSeconds} s)`],
+                [
+                  "Requests",
+                  `${v.requests} (${v.requestsPerSecond.toFixed(2)}/s)  ${bars(v.series.map((p) => p.rps))}`,
+                ],
+                ["Latency", `p50 ${ms(v.p50Ms)}, p95 ${ms(v.p95Ms)}, p99 ${ms(v.p99Ms)}`],
+                ["Errors", `${v.errors5xx} × 5xx (${v.holdTimeouts} hold timeouts), ${v.errors4xx} × 4xx`],
+                [
+                  "Replicas",
+                  `peak desired ${peak((p) => p.desired)}, ready ${peak((p) => p.ready)}  ${bars(v.series.map((p) => p.ready))}`,
+                ],
+                [
+                  "Cold",
+                  `${v.coldStarts} cold starts, median ${v.coldStartMedianS == null ? "–" : `${v.coldStartMedianS.toFixed(1)} s`}`,
+                ],
+                [
+                  "Cost",
+                  `$${v.costUsd.toFixed(4)}, per 1,000 requests ${v.costPer1000Usd == null ? "–" : `$${v.costPer1000Usd.toFixed(4)}`}`,
+                ],
+              ]
+                .map(([k, val]) => `${String(k).padEnd(9)} ${val}`)
+                .join("\n"),
+            () => [id],
+          );
+        }),
+      ),
+    ["forja services stats chat --range 24h", "forja services stats chat --json | jq '.series[-1]'"],
   );
 
   examples(

@@ -5,8 +5,8 @@ import { type ChartRange, type ChartSeries, TimeSeriesChart } from "@/components
 import type { ServiceSeriesPoint } from "@/lib/services";
 
 /**
- * The service page's pictures over its range: requests per second, p95 latency, and replicas launched vs
- * ready. recharts comes with this module only, which the page loads lazily (service-charts-lazy.tsx).
+ * The service page's pictures over its range: requests per second, p50/p95/p99 latency, and replicas
+ * desired, launched and ready. recharts comes with this module only, which the page loads lazily (service-charts-lazy.tsx).
  */
 export function ServiceCharts({ points, range }: { points: ServiceSeriesPoint[]; range: ChartRange }) {
   const t = useTranslations("Services.charts");
@@ -33,12 +33,18 @@ export function ServiceCharts({ points, range }: { points: ServiceSeriesPoint[];
       series: traffic ? [series("rps", t("rps"), (p) => p.rps)] : [],
     },
     {
-      id: "p95",
-      title: t("p95"),
+      id: "latency",
+      title: t("latency"),
       unit: t("msUnit"),
       axis: t("p95Axis"),
       digits: 0,
-      series: traffic ? [series("p95", t("p95"), (p) => p.p95Ms)] : [],
+      series: traffic
+        ? [
+            series("p50", t("p50"), (p) => p.p50Ms),
+            series("p95", t("p95"), (p) => p.p95Ms),
+            series("p99", t("p99"), (p) => p.p99Ms),
+          ]
+        : [],
     },
     {
       id: "replicas",
@@ -47,6 +53,7 @@ export function ServiceCharts({ points, range }: { points: ServiceSeriesPoint[];
       axis: t("replicasAxis"),
       digits: 0,
       series: [
+        series("desired", t("desired"), (p) => p.desired),
         series("launched", t("launched"), (p) => p.launched),
         series("ready", t("ready"), (p) => p.ready),
       ],
@@ -65,7 +72,7 @@ export function ServiceCharts({ points, range }: { points: ServiceSeriesPoint[];
           digits={c.digits}
           yDomain={[0, "auto"]}
           series={c.series}
-          variant={c.id === "replicas" ? "line" : "area"}
+          variant={c.id === "rps" ? "area" : "line"}
           emptyMessage={t("empty")}
         />
       ))}

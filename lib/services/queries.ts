@@ -174,7 +174,7 @@ export async function getService(ctx: Ctx, orgSlug: string, idOrName: string, ra
     .orderBy(desc(serviceEvents.id))
     .limit(50);
   const stats = await serviceStats(ctx, svc.id, org.id, range, now);
-  const series = await serviceSeries(exec, svc.id, SERVICE_RANGES[range], now);
+  const { stepSeconds, points: series } = await serviceSeries(exec, svc.id, SERVICE_RANGES[range], now);
   const { tokenHash: _h, ...rest } = svc;
   return {
     service: rest,
@@ -183,6 +183,7 @@ export async function getService(ctx: Ctx, orgSlug: string, idOrName: string, ra
     events,
     stats,
     series,
+    stepSeconds,
   };
 }
 export type ServiceDetail = Awaited<ReturnType<typeof getService>>;

@@ -88,6 +88,27 @@ export const serviceListItemViewSchema = z
   })
   .meta({ id: "ServiceListItem" });
 
+const ms = z.number().nullable().meta({ description: "Milliseconds; null without requests in the step" });
+
+export const serviceSeriesPointSchema = z
+  .object({
+    t: z.int().meta({ description: "Start of the step, epoch milliseconds" }),
+    rps: z.number().meta({ description: "Mean requests per second over the step" }),
+    p50Ms: ms,
+    p95Ms: ms,
+    p99Ms: ms,
+    errors5xx: z.int(),
+    errors4xx: z.int(),
+    holdTimeouts: z.int().meta({ description: "Held requests answered 503 (also in errors5xx)" }),
+    desired: z.int().meta({ description: "The autoscaler's desired replicas at the end of the step" }),
+    ready: z.int().meta({ description: "Replicas ready at the end of the step" }),
+    launched: z.int().meta({ description: "Replicas launched and not ended at the end of the step" }),
+    coldStarts: z.int().meta({ description: "Replicas that became ready during the step" }),
+    costUsd: z.number().meta({ description: "The replicas' ledger cost in the step, USD" }),
+    costPer1000Usd: z.number().nullable().meta({ description: "Null without requests in the step" }),
+  })
+  .meta({ id: "ServiceSeriesPoint" });
+
 export const serviceStatsViewSchema = z
   .object({
     range: z.enum(["1h", "6h", "24h", "7d", "30d"]),
@@ -104,6 +125,10 @@ export const serviceStatsViewSchema = z
     costUsd: z.number(),
     costPer1000Usd: z.number().nullable(),
     replicaSeconds: z.number(),
+    stepSeconds: z.int().meta({ description: "Length of each series step: the range over 120 steps" }),
+    series: z
+      .array(serviceSeriesPointSchema)
+      .meta({ description: "The range in 120 steps, oldest first (what the service page draws)" }),
   })
   .meta({ id: "ServiceStats" });
 

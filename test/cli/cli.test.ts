@@ -24,6 +24,7 @@ import {
   type TestFleet,
 } from "@/lib/provisioning/__tests__/fixtures";
 import { createQuotaRequest } from "@/lib/quotas";
+import { seedServiceHistory } from "@/lib/services/__tests__/history";
 import { createApiToken } from "@/lib/tenancy";
 import { startApiServer } from "@/test/support/http-app";
 import { forja } from "./support";
@@ -230,6 +231,19 @@ describe("forja against a running server", () => {
     expect(String(svc.token)).not.toBe("");
     const human = await run(["services", "create", "--name", "cli-open", ...args, "--public"], { env });
     expect(human.stdout).toMatch(/cli-open: created .*\nPublic: no token needed\./);
+    const open = json((await run(["services", "get", "cli-open", "--json"], { env })).stdout);
+    await seedServiceHistory(org, String(open.id), fleet.region, new Date());
+    const stats = await run(["services", "stats", "cli-open"], { env });
+    expect(stats.code, stats.stderr).toBe(0);
+    expect(stats.stdout).toMatch(/Range\s+1h \(120 steps of 30 s\)/);
+    expect(stats.stdout).toMatch(/Requests\s+150 \(0\.04\/s\)\s+[▁-█ ]+█/);
+    expect(stats.stdout).toMatch(/Replicas\s+peak desired 2, ready 1/);
+    expect(stats.stdout).toMatch(/Errors\s+4 × 5xx \(1 hold timeouts\), 2 × 4xx/);
+    const series = json(
+      (await run(["services", "stats", "cli-open", "--range", "7d", "--json"], { env })).stdout,
+    );
+    expect(series).toMatchObject({ range: "7d", stepSeconds: 5040 });
+    expect((await run(["services", "stats", "cli-open", "--range", "2y"], { env })).code).toBe(2);
 
     const list = await run(["services"], { env });
     expect(list.code, list.stderr).toBe(0);

@@ -11,7 +11,8 @@ import { GET as statsRoute } from "@/app/api/v1/orgs/[org]/services/[id]/stats/r
 import { POST as createRoute, GET as listRoute } from "@/app/api/v1/orgs/[org]/services/route";
 import { getDb } from "@/lib/db/client";
 import { apiIdempotencyKeys, services } from "@/lib/db/schema";
-import { newFleet, newOrg } from "@/lib/provisioning/__tests__/fixtures";
+import { bigQuota, newFleet, newOrg } from "@/lib/provisioning/__tests__/fixtures";
+import { seedServiceHistory } from "@/lib/services/__tests__/history";
 import { call, expectProblem, postJson, tokenFor } from "./support";
 
 // Every answer below is also checked against the OpenAPI document by `call` (support.ts). Scaling itself
@@ -129,6 +130,40 @@ describe("services over the API", () => {
     const gone = await call(deleteRoute, base, p, { token, method: "DELETE" });
     expect(gone.status).toBe(204);
     await expectProblem(await call(getRoute, base, p, { token }), 404);
+  });
+
+  it("answers stats with the 120-step series the page draws (checked against the OpenAPI); a bad range is a 422, another tenant's service a 404", async () => {
+    await bigQuota(o.org.id, region);
+    const url = `/orgs/${o.slug}/services`;
+    const made = (await (
+      await postJson(createRoute, url, { org: o.slug }, spec("series", { auth: "public" }), { token })
+    ).json()) as { id: string };
+    // The API answers at the real time (a token has no test clock).
+    await seedServiceHistory(o, made.id, region, new Date());
+    const p = { org: o.slug, id: made.id };
+    const base = `/orgs/${o.slug}/services/${made.id}/stats`;
+    const res = await call(statsRoute, `${base}?range=1h`, p, { token });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as {
+      requests: number;
+      stepSeconds: number;
+      series: Array<{ rps: number; desired: number; ready: number; coldStarts: number; costUsd: number }>;
+    };
+    expect(body).toMatchObject({ requests: 150, stepSeconds: 30 });
+    expect(body.series).toHaveLength(120);
+    expect(body.series.at(-1)).toMatchObject({ desired: 2, ready: 1 });
+    expect(body.series.filter((x) => x.rps > 0)).toHaveLength(2);
+    expect(body.series.reduce((a, x) => a + x.coldStarts, 0)).toBe(1);
+    expect(body.series.reduce((a, x) => a + x.costUsd, 0)).toBeCloseTo(0.6, 9);
+    const week = (await (await call(statsRoute, `${base}?range=7d`, p, { token })).json()) as typeof body;
+    expect(week.stepSeconds).toBe(5040);
+    expect(week.series.reduce((a, x) => a + x.rps * week.stepSeconds, 0)).toBeCloseTo(150, 9);
+
+    const bad = await expectProblem(await call(statsRoute, `${base}?range=2y`, p, { token }), 422);
+    expect(Object.keys(bad.errors as object)).toEqual(["range"]);
+    const stranger = await tokenFor(other.ctx, other.slug);
+    await expectProblem(await call(statsRoute, `${base}?range=2y`, p, { token: stranger }), 404);
+    await expectProblem(await call(statsRoute, base, p, { token: stranger }), 404);
   });
 
   it("makes a service token-protected (the token in that answer only) and public again; a bad mode is a 422, another tenant a 404", async () => {

@@ -95,7 +95,8 @@ export const servicePaths: ZodOpenApiPathsObject = {
   "/orgs/{org}/services/{id}/stats": {
     get: {
       tags,
-      summary: "Traffic, latency, cold starts and cost over a range",
+      summary:
+        "Traffic, latency, errors, replicas, cold starts and cost over a range: totals and a 120-step series",
       requestParams: {
         path: servicePath,
         query: z.object({ range: z.enum(ranges).optional().meta({ description: "Default 1h" }) }),
