@@ -43,6 +43,19 @@ function endedReason(st: WorkloadStatus, node: string | null): string {
 }
 
 /**
+ * When this run began: the engine's start time where it reports one, never later than now and never before this
+ * run was queued or the previous run stopped (Slurm's StartTime is whole seconds and the controller's clock),
+ * else now. A worker pass may notice a started job seconds late; the lines the job printed meanwhile are this
+ * run's logs, which are read from startedAt.
+ */
+export function runStart(inst: Instance, st: WorkloadStatus, now: Date): Date {
+  const engine = st.startedAt?.getTime();
+  if (engine == null || !Number.isFinite(engine) || engine > now.getTime()) return now;
+  const floor = Math.max(inst.queuedAt?.getTime() ?? 0, inst.stoppedAt?.getTime() ?? 0);
+  return new Date(Math.min(now.getTime(), Math.max(engine, floor)));
+}
+
+/**
  * Where a followed instance goes, given its engine workload's status. Pure: the engine pass applies it. The
  * engine is the truth for placement and for what ended; Forja's own intents (stopping, terminating) are
  * completed once the engine confirms the workload is gone.
@@ -58,12 +71,13 @@ export function decideFromWorkload(
   // A notebook, and a container serving a port, are up once the workload reported where it is reached.
   const reports = inst.kind === "notebook" || inst.exposedPort != null;
   const ready = st.phase === "running" && (!reports || st.connection !== null);
+  const startedAt = runStart(inst, st, now);
   const run = (from: "provisioning"): Transition => ({
     ...base,
     from,
     to: "running",
     reason: why("workload_up"),
-    patch: { startedAt: now, connection: st.connection ?? {}, stateDeadline: null, spotCheckedUntil: now },
+    patch: { startedAt, connection: st.connection ?? {}, stateDeadline: null, spotCheckedUntil: now },
   });
   const gpuIndexes = st.gpuIndexes;
   const steps: Transition[] = [];

@@ -39,3 +39,23 @@ describe("engine transitions: when a running workload is up", () => {
     });
   });
 });
+
+describe("engine transitions: when a run began", () => {
+  const at = (s: number) => new Date(now.getTime() + s * 1000);
+  const startedAt = (st: WorkloadStatus, over: Partial<Instance> = {}) =>
+    decideFromWorkload(inst({ queuedAt: at(-60), ...over }), st, now, new Map())?.steps[0]?.patch?.startedAt;
+
+  it("is the engine's start time when a worker pass notices the job late (its first log lines are this run's)", () => {
+    expect(startedAt({ ...running(null), startedAt: at(-20) })).toEqual(at(-20));
+  });
+
+  it("is now when the engine says nothing, or a time in the future", () => {
+    expect(startedAt(running(null))).toEqual(now);
+    expect(startedAt({ ...running(null), startedAt: at(5) })).toEqual(now);
+  });
+
+  it("is never before the run was queued or the previous run stopped (whole-second engine clocks)", () => {
+    expect(startedAt({ ...running(null), startedAt: at(-90) })).toEqual(at(-60));
+    expect(startedAt({ ...running(null), startedAt: at(-50) }, { stoppedAt: at(-30) })).toEqual(at(-30));
+  });
+});

@@ -123,6 +123,11 @@ export type WorkloadStatus = {
    * workload with an exposed port); null = not yet.
    */
   connection: Record<string, string> | null;
+  /**
+   * When the engine started the workload (Slurm's StartTime, a pod's startTime), if it says. The run began
+   * then, not when a later worker pass noticed it: its first log lines are stamped from that moment.
+   */
+  startedAt?: Date | null;
 };
 
 /** What the shared engine pass needs from a cluster (Slurm implements it; see docs/adr/0007). */

@@ -141,6 +141,8 @@ export function createSlurmProvider(config: SlurmConfig, cli: SlurmCli = slurmCl
           expectedStart: phase === "pending" ? (starts.get(j.id) ?? j.start) : null,
           queuePosition: position,
           connection: phase === "running" && instanceId ? readConnection(instanceId, sn?.addr ?? node) : null,
+          // %S of a started job is its StartTime.
+          startedAt: phase === "running" ? j.start : null,
         });
       }
       return out;
