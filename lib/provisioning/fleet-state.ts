@@ -2,8 +2,15 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import type { PAlloc, PHolder, PNode } from "./placement";
-import { textArray } from "./sql";
 import { CAPACITY_STATES } from "./states";
+
+/**
+ * The capacity states as a literal list, so the planner sees constants that imply instances_node_idx's
+ * predicate. A parameter cast to instance_state[] is not folded (the enum cast is not immutable): the partial
+ * index was unusable, and with a region's nodes not yet analyzed the holders read rescanned every holder of
+ * every region once per node (2,000 × 6,650 rows, seconds per tick). The states are this module's constants.
+ */
+const CAPACITY_STATE_LIST = sql.raw(CAPACITY_STATES.map((s) => `'${s}'`).join(", "));
 
 /** Active nodes of a region with each GPU's slices in use, in name order. */
 export async function loadRegionNodes(exec: Executor, regionCode: string): Promise<PNode[]> {
@@ -61,7 +68,7 @@ export async function loadRegionHolders(exec: Executor, regionCode: string, now:
     join nodes n on n.id = i.node_id
     left join gpu_allocations a on a.instance_id = i.id and a.released_at is null
     where n.region_code = ${regionCode} and n.status = 'active'
-      and i.state = any(${textArray(CAPACITY_STATES)}::instance_state[])
+      and i.state in (${CAPACITY_STATE_LIST})
     group by i.id`);
   const nowMs = now.getTime();
   return res.rows.map((r) => ({

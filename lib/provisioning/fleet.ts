@@ -28,8 +28,14 @@ async function setNodeStatus(ctx: Ctx, nodeId: string, status: NodeStatus, raw: 
     // The instances holding GPUs here are locked before the node row changes: changing the node rewrites
     // its node_capacity row (a trigger), which a user's stop of one of them also rewrites when it releases
     // its GPUs — taking the instance first in both, the two wait for each other instead of deadlocking.
-    await tx
-      .select({ id: instances.id })
+    // What they become below is decided on these locked rows (no second read of the same rows).
+    const held: HeldInstance[] = await tx
+      .select({
+        id: instances.id,
+        orgId: instances.orgId,
+        state: instances.state,
+        autoRecover: instances.autoRecover,
+      })
       .from(instances)
       .where(and(eq(instances.nodeId, nodeId), inArray(instances.state, [...CAPACITY_STATES])))
       .orderBy(instances.id)
@@ -45,9 +51,9 @@ async function setNodeStatus(ctx: Ctx, nodeId: string, status: NodeStatus, raw: 
       const note = `Forja operator: ${status === "down" ? "failed" : status === "draining" ? "drain" : "resume"}`;
       await engine.setNodeStatus(node.name, status, note);
     } else if (status === "down") {
-      failed = await failInstancesOn(tx, { ...ctx, now: () => now }, node, now);
+      failed = await failInstancesOn(tx, { ...ctx, now: () => now }, node, held, now);
     } else if (status === "draining") {
-      noticed = await noticeInstancesOn(tx, { ...ctx, now: () => now }, node, now);
+      noticed = await noticeInstancesOn(tx, { ...ctx, now: () => now }, node, held, now);
     }
     await writeAudit(tx, ctx.actor, {
       orgId: null,
@@ -92,23 +98,21 @@ export function activateNode(ctx: Ctx, nodeId: string, input: unknown = {}) {
 }
 
 type NodeRow = { id: string; name: string };
+/** An instance holding GPUs on the node, locked by setNodeStatus before the node row changes. */
+type HeldInstance = { id: string; orgId: string; state: InstanceState; autoRecover: boolean };
 type TxCtx = Pick<Ctx, "actor" | "now">;
 
 /**
  * A node failed: what holds GPUs there fails, except running instances with auto-recover, which go back to
  * the queue (running → preempting → preempted → queued in this transaction, the GPUs released on the way).
  */
-async function failInstancesOn(tx: Tx, ctx: TxCtx, node: NodeRow, now: Date): Promise<number> {
-  const onNode = await tx
-    .select({
-      id: instances.id,
-      orgId: instances.orgId,
-      state: instances.state,
-      autoRecover: instances.autoRecover,
-    })
-    .from(instances)
-    .where(and(eq(instances.nodeId, node.id), inArray(instances.state, [...CAPACITY_STATES])))
-    .for("update");
+async function failInstancesOn(
+  tx: Tx,
+  ctx: TxCtx,
+  node: NodeRow,
+  onNode: HeldInstance[],
+  now: Date,
+): Promise<number> {
   const reason = `Node ${node.name} failed`;
   const recover = onNode.filter((i) => i.autoRecover && (i.state === "running" || i.state === "preempting"));
   const fail = onNode.filter((i) => !recover.includes(i));
@@ -166,12 +170,14 @@ async function failInstancesOn(tx: Tx, ctx: TxCtx, node: NodeRow, now: Date): Pr
  * interruption (running → preempting); when it ends the reconciler stops them, and auto-recover requeues
  * them elsewhere.
  */
-async function noticeInstancesOn(tx: Tx, ctx: TxCtx, node: NodeRow, now: Date): Promise<number> {
-  const running = await tx
-    .select({ id: instances.id, orgId: instances.orgId })
-    .from(instances)
-    .where(and(eq(instances.nodeId, node.id), eq(instances.state, "running")))
-    .for("update");
+async function noticeInstancesOn(
+  tx: Tx,
+  ctx: TxCtx,
+  node: NodeRow,
+  held: HeldInstance[],
+  now: Date,
+): Promise<number> {
+  const running = held.filter((i) => i.state === "running");
   const reason = why("node_drained", { node: node.name, seconds: Math.round(SPOT_NOTICE_MS / 1000) });
   const moved = await applyTransitions(
     tx,
