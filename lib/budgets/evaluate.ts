@@ -1,10 +1,11 @@
 import "server-only";
-import { and, eq, inArray } from "drizzle-orm";
+import { inArray } from "drizzle-orm";
 import { type Ctx, nowOf, type PolicyStop } from "@/lib/core";
 import { readDb } from "@/lib/db/client";
-import { budgetAlerts, budgets } from "@/lib/db/schema";
-import { type Forecast, forecastOf, monthOf, type ProjectSpendRow, projectSpend } from "@/lib/metering";
+import { budgets } from "@/lib/db/schema";
+import { type Forecast, forecastOf, monthOf, type ProjectSpendRow } from "@/lib/metering";
 import { type AlertHook, fireBudgetAlert, type Threshold } from "./alert";
+import { budgetHits } from "./crossings";
 import type { Budget } from "./crud";
 import { stopOverBudget } from "./enforce";
 
@@ -33,11 +34,11 @@ export function scopedSpend(
 }
 
 /**
- * The budget pass the worker runs every 30 s. Spend for every budgeted organization comes from three
- * aggregate queries (ledger, unmetered tail, current burn); each budget's actual and forecast are compared
- * with its thresholds in memory; each crossing not yet recorded this month is fired in its own transaction
- * (exactly once, see fireBudgetAlert), and stop_instances budgets past their grace period stop what runs
- * through opts.stop (lib/provisioning's policyStop, wired by the worker: see PolicyStop).
+ * The budget pass the worker runs every 30 s. One statement compares every budget's spend (ledger, unmetered
+ * tail, current burn) with its thresholds and this month's alert rows, and returns only the budgets with
+ * something to do (budgetHits); each crossing is fired in its own transaction (exactly once, see
+ * fireBudgetAlert), and stop_instances budgets past their grace period stop what runs through opts.stop
+ * (lib/provisioning's policyStop, wired by the worker: see PolicyStop).
  */
 export async function evaluateBudgets(
   ctx: Ctx,
@@ -46,50 +47,35 @@ export async function evaluateBudgets(
   const now = opts.now ?? nowOf(ctx);
   const month = monthOf(now);
   const exec = readDb(ctx);
-  const result: EvaluateBudgetsResult = { budgets: 0, alerts: 0, emails: 0, stopped: 0, failed: 0 };
-  const scope = opts.orgIds ? { orgIds: opts.orgIds } : { budgeted: true as const };
-  // The budgets, their spend and this month's recorded crossings are independent reads: issued together.
-  const [list, spend, done] = await Promise.all([
-    exec
-      .select()
-      .from(budgets)
-      .where(opts.orgIds ? inArray(budgets.orgId, opts.orgIds) : undefined),
-    projectSpend(exec, scope, { now, monthStart: month.start }),
-    exec
-      .select({
-        budgetId: budgetAlerts.budgetId,
-        kind: budgetAlerts.kind,
-        pct: budgetAlerts.pct,
-        amount: budgetAlerts.budgetUsd,
-        at: budgetAlerts.createdAt,
-      })
-      .from(budgetAlerts)
-      .where(
-        and(
-          eq(budgetAlerts.period, month.period),
-          opts.orgIds ? inArray(budgetAlerts.orgId, opts.orgIds) : undefined,
-        ),
+  const found = await budgetHits(exec, { orgIds: opts.orgIds, month, now });
+  const result: EvaluateBudgetsResult = {
+    budgets: found.budgets,
+    alerts: 0,
+    emails: 0,
+    stopped: 0,
+    failed: 0,
+  };
+  if (found.hits.length === 0) return result;
+  // Only the few budgets that crossed something are read whole (names, recipients, grace).
+  const list = await exec
+    .select()
+    .from(budgets)
+    .where(
+      inArray(
+        budgets.id,
+        found.hits.map((h) => h.budgetId),
       ),
-  ]);
-  if (list.length === 0) return result;
-  const byOrg = new Map<string, ProjectSpendRow[]>();
-  for (const r of spend) {
-    const rows = byOrg.get(r.orgId);
-    if (rows) rows.push(r);
-    else byOrg.set(r.orgId, [r]);
-  }
-  // Keyed by the amount too: crossings of an amount the budget no longer has do not count (see budgetAlerts).
-  const alerted = new Map(done.map((a) => [`${a.budgetId}:${a.kind}:${a.pct}:${Number(a.amount)}`, a.at]));
+    );
+  const byId = new Map(list.map((b) => [b.id, b]));
 
   const capped: Array<{ budget: Budget; forecast: Forecast; since: Date }> = [];
-  for (const b of list) {
-    result.budgets++;
-    const f = forecastOf(scopedSpend(byOrg.get(b.orgId) ?? [], b), month, now);
-    const amount = Number(b.amountUsd);
-    for (const t of effectiveThresholds(b)) {
-      const key = `${b.id}:${t.kind}:${t.pct}:${amount}`;
-      const value = t.kind === "actual" ? f.actualUsd : f.forecastUsd;
-      if (value < (amount * t.pct) / 100 || alerted.has(key)) continue;
+  for (const hit of found.hits) {
+    const b = byId.get(hit.budgetId);
+    if (!b) continue; // deleted since the statement read it
+    const f = forecastOf([hit.spend], month, now);
+    let since = hit.cappedSince;
+    for (const t of hit.crossed) {
+      const key = `${b.id}:${t.kind}:${t.pct}:${Number(b.amountUsd)}`;
       try {
         const emails = await fireBudgetAlert(ctx, {
           budget: b,
@@ -102,17 +88,14 @@ export async function evaluateBudgets(
         if (emails !== null) {
           result.alerts++;
           result.emails += emails;
-          alerted.set(key, now);
+          if (t.kind === "actual" && t.pct === 100) since = now;
         }
       } catch (err) {
         result.failed++;
         console.error(`[budgets] alert ${key} ${month.period} failed; the next pass retries`, err);
       }
     }
-    const since = alerted.get(`${b.id}:actual:100:${amount}`);
-    if (b.actionAt100 === "stop_instances" && since && f.actualUsd >= amount) {
-      capped.push({ budget: b, forecast: f, since });
-    }
+    if (hit.capped && since) capped.push({ budget: b, forecast: f, since });
   }
   for (const c of capped) {
     if (c.since.getTime() + c.budget.graceMinutes * 60_000 > now.getTime()) continue;

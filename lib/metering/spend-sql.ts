@@ -31,6 +31,14 @@ export type ProjectSpendRow = {
   burnPerHour: number;
 };
 
+type SpendWindow = { now: Date; monthStart: Date; trendDays?: number };
+
+/** The trend window's start, and where the ledger is read from (the earlier of it and the month start). */
+function windowOf(opts: SpendWindow): { trendFrom: Date; since: Date } {
+  const trendFrom = new Date(opts.now.getTime() - (opts.trendDays ?? 7) * 86_400_000);
+  return { trendFrom, since: trendFrom < opts.monthStart ? trendFrom : opts.monthStart };
+}
+
 /**
  * Spend per organization × project in three aggregate statements (ledger, unmetered tail, current burn), so
  * the budget evaluation of every organization costs the same three queries as one organization's.
@@ -38,11 +46,10 @@ export type ProjectSpendRow = {
 export async function projectSpend(
   exec: Executor,
   scope: SpendScope,
-  opts: { now: Date; monthStart: Date; trendDays?: number },
+  opts: SpendWindow,
 ): Promise<ProjectSpendRow[]> {
   const { now, monthStart } = opts;
-  const trendFrom = new Date(now.getTime() - (opts.trendDays ?? 7) * 86_400_000);
-  const since = trendFrom < monthStart ? trendFrom : monthStart;
+  const { trendFrom, since } = windowOf(opts);
   const [ledger, accrual, burn] = await Promise.all([
     exec.execute<{
       org_id: string;
@@ -73,6 +80,23 @@ export async function projectSpend(
   for (const r of accrual.rows) slot(r.org_id, r.project_id).accrued = Number(r.accrued);
   for (const r of burn.rows) slot(r.org_id, r.project_id).burnPerHour = Number(r.burn);
   return [...rows.values()];
+}
+
+/**
+ * The same three readings as projectSpend, as the rows of one subquery for a statement that aggregates them
+ * further (the budget pass compares every budget with its thresholds in SQL): columns org_id, project_id,
+ * mtd, trend_per_hour, accrued, burn; an organization × project has up to three rows, to be summed.
+ */
+export function spendPartsSql(scope: SpendScope, opts: SpendWindow): SQL {
+  const { now, monthStart } = opts;
+  const { trendFrom, since } = windowOf(opts);
+  return sql`
+    select org_id, project_id, mtd, trend / hours as trend_per_hour, 0::numeric as accrued, 0::numeric as burn
+    from (${ledgerSql(scope, since, trendFrom, monthStart, now)}) l
+    union all
+    select org_id, project_id, 0, 0, accrued, 0 from (${accrualSql(scope, now, monthStart)}) a
+    union all
+    select org_id, project_id, 0, 0, 0, burn from (${burnSql(scope, now)}) b`;
 }
 
 /**
