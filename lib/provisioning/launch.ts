@@ -17,7 +17,7 @@ import {
 } from "@/lib/core";
 import { inReadCommittedTx } from "@/lib/db/client";
 import { instances } from "@/lib/db/schema";
-import { assertQuotaAdmits, lockQuota, refuseIfSuspended } from "@/lib/quotas";
+import { assertQuotaAdmits, quotaLockSql, refuseIfSuspended } from "@/lib/quotas";
 import { why } from "./event-reasons";
 import { LAUNCH_FIELD_MESSAGES } from "./field-messages";
 import { acceleratorOfVendor } from "./images";
@@ -193,7 +193,6 @@ export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<L
       })
       .returning();
     if (!row) throw new Error("instance insert returned nothing");
-    await recordLaunched(tx, c, row, why("launch_requested"), why("accepted"));
     await writeAudit(tx, c.actor, {
       orgId: org.id,
       action: "instance.launched",
@@ -202,11 +201,12 @@ export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<L
       data: { name: row.name, instanceType: row.instanceTypeId, region: row.regionCode, pricingModel },
       at: now,
     });
-
-    // Quota last, so the section serialized per org × GPU model × region is one read and the commit: the new
-    // row is already written (invisible to others until commit), and every launch that took the lock before
-    // this one has committed, so the count below sees all of them and this one.
-    await lockQuota(tx, { orgId: org.id, gpuModelId: offering.gpuModelId, regionCode: region.code });
+    // Quota last, so the section serialized per org × GPU model × region is one read and the commit: the
+    // lock is taken by the statement that writes the events (one round trip less), the new row is already
+    // written (invisible to others until commit), and every launch that took the lock before this one has
+    // committed, so the count below (a later statement, a later snapshot) sees all of them and this one.
+    const quotaKey = { orgId: org.id, gpuModelId: offering.gpuModelId, regionCode: region.code };
+    await recordLaunched(tx, c, row, why("launch_requested"), why("accepted"), quotaLockSql(quotaKey));
     if (pricingModel !== "on_demand" && pricingModel !== "spot") {
       const room = await reservationRoom(tx, {
         orgId: org.id,

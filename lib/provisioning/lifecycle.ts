@@ -201,6 +201,8 @@ export async function recordLaunched(
   instance: { id: string; orgId: string },
   created: string | EventReason,
   accepted: string | EventReason,
+  /** An expression evaluated by the same statement once the rows are written (launch's quota lock). */
+  andThen?: SQL,
 ): Promise<void> {
   assertLegal({ id: instance.id, orgId: instance.orgId, from: "requested", to: "queued", reason: accepted });
   const at = nowOf(ctx).toISOString();
@@ -209,6 +211,7 @@ export async function recordLaunched(
     { from_state: "requested", to_state: "queued", ...reasonColumns(accepted) },
   ].map((e) => ({ ...e, org_id: instance.orgId, instance_id: instance.id, at }));
   await exec.execute(sql`
-    with written as (${insertEvents(ctx.actor, events)})
-    ${instanceTransitionFanOut(sql`(select * from written where from_state is not null)`)}`);
+    with written as (${insertEvents(ctx.actor, events)}),
+    fanned as (${instanceTransitionFanOut(sql`(select * from written where from_state is not null)`)})
+    select ${andThen ?? sql`null`}`);
 }

@@ -23,9 +23,16 @@ export type QuotaKey = { orgId: string; gpuModelId: string; regionCode: string }
  * two concurrent launches cannot both see the same free quota.
  */
 export async function lockQuota(tx: Tx, k: QuotaKey): Promise<void> {
-  await tx.execute(
-    sql`select pg_advisory_xact_lock(hashtext('forja:quota'), hashtext(${`${k.orgId}/${k.gpuModelId}/${k.regionCode}`}))`,
-  );
+  await tx.execute(sql`select ${quotaLockSql(k)}`);
+}
+
+/**
+ * lockQuota's lock as an expression, for a caller that takes it inside a statement it runs anyway (launch,
+ * with its events: one round trip less). The count that relies on it must be a later statement, whose
+ * snapshot is taken once the lock is held.
+ */
+export function quotaLockSql(k: QuotaKey): SQL {
+  return sql`pg_advisory_xact_lock(hashtext('forja:quota'), hashtext(${`${k.orgId}/${k.gpuModelId}/${k.regionCode}`}))`;
 }
 
 export type QuotaStanding = {

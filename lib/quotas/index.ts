@@ -22,6 +22,7 @@ export {
   lockQuota,
   type QuotaKey,
   type QuotaStanding,
+  quotaLockSql,
   quotaStanding,
   refuseIfSuspended,
   suspensionReasonSql,
