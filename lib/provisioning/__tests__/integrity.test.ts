@@ -75,6 +75,26 @@ describe("the database refuses a double booking", () => {
     }
     expect(await attempt(one(a.id, true))).toBe("ok");
   });
+
+  // 0022: node_gpu_id has no foreign key either; a trigger on node_gpus keeps a referenced GPU (and its node).
+  it("refuses to delete a GPU, or its node, while an allocation references it, released or live", async () => {
+    const fleet = await newFleet([{ gpus: 2 }]);
+    const o = await newOrg("dbl4");
+    const node = fleet.nodes[0];
+    if (!node) throw new Error("no node");
+    const [live, released] = node.gpuIds as [string, string];
+    expect(await attempt(alloc({ orgId: o.org.id, nodeId: node.id, gpuId: live, slices: 7 }))).toBe("ok");
+    expect(
+      await attempt(sql`
+        insert into gpu_allocations (org_id, instance_id, node_id, node_gpu_id, slices, released_at)
+        values (${o.org.id}, ${randomUUID()}, ${node.id}, ${released}, 7, now())`),
+    ).toBe("ok");
+    expect(await attempt(sql`delete from node_gpus where id = ${live}`)).toBe("23503");
+    expect(await attempt(sql`delete from node_gpus where id = ${released}`)).toBe("23503");
+    expect(await attempt(sql`delete from nodes where id = ${node.id}`)).toBe("23503");
+    await getDb().execute(sql`delete from gpu_allocations where node_id = ${node.id}`);
+    expect(await attempt(sql`delete from node_gpus where id = ${released}`)).toBe("ok");
+  });
 });
 
 describe("isolation of the lock-then-count transactions", () => {
