@@ -1,5 +1,3 @@
-"use client";
-
 import { useTranslations } from "next-intl";
 
 /** Placeholder while a chart's data loads; aria-busy tells assistive tech the region is still filling in. */

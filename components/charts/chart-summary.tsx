@@ -1,5 +1,3 @@
-"use client";
-
 import { useTranslations } from "next-intl";
 import type { SeriesSummary } from "./series";
 import type { ChartFormat } from "./use-chart-format";

@@ -1,21 +1,14 @@
-"use client";
-
-import dynamic from "next/dynamic";
 import { useTranslations } from "next-intl";
 import { type ReactNode, useId, useMemo } from "react";
 import { ChartEmpty } from "./chart-empty";
 import { ChartSkeleton } from "./chart-skeleton";
 import { ChartSummary } from "./chart-summary";
-import { EMPHASIS_STYLE, type SeriesStyle, seriesStyle } from "./palette";
 import type { ChartRange } from "./ranges";
 import { type ChartSeries, hasSamples, summarize, toChartRows } from "./series";
+import { LazyTimeSeriesPlot } from "./time-series-plot-lazy";
 import { useChartFormat } from "./use-chart-format";
 
 const SPARSE_POINTS = 60;
-// recharts (about 130 kB gzip) is fetched after the page has loaded, by the pages that draw a chart.
-const TimeSeriesPlot = dynamic(() => import("./time-series-plot").then((m) => m.TimeSeriesPlot), {
-  ssr: false,
-});
 
 export type TimeSeriesChartProps = {
   title: string;
@@ -51,11 +44,9 @@ export function TimeSeriesChart(props: TimeSeriesChartProps) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   // A sparse series (a few queue waits in a week) would vanish as a line of isolated points: mark them.
   const dotted = useMemo(
-    () => new Set(summaries.filter((x) => x.count <= SPARSE_POINTS).map((x) => x.key)),
+    () => summaries.filter((x) => x.count <= SPARSE_POINTS).map((x) => x.key),
     [summaries],
   );
-  const styleOf = (key: string, i: number): SeriesStyle =>
-    props.emphasis?.includes(key) ? EMPHASIS_STYLE : seriesStyle(i);
 
   let body: ReactNode;
   if (props.loading) body = <ChartSkeleton height={height} />;
@@ -65,7 +56,7 @@ export function TimeSeriesChart(props: TimeSeriesChartProps) {
     body = (
       <div className="flex flex-col gap-3">
         <div style={{ minHeight: height }}>
-          <TimeSeriesPlot
+          <LazyTimeSeriesPlot
             rows={rows}
             series={series}
             title={title}
@@ -76,7 +67,7 @@ export function TimeSeriesChart(props: TimeSeriesChartProps) {
             yAxisLabel={props.yAxisLabel}
             yDomain={props.yDomain}
             variant={props.variant}
-            styleOf={styleOf}
+            emphasis={props.emphasis}
             dotted={dotted}
           />
         </div>

@@ -4,7 +4,7 @@ import { useTranslations } from "next-intl";
 import { Area, CartesianGrid, ComposedChart, Legend, Line, Tooltip, XAxis, YAxis } from "recharts";
 import { AXIS_TICK, xAxisLabel, yAxisLabel } from "./axis-style";
 import { ChartTooltip } from "./chart-tooltip";
-import type { SeriesStyle } from "./palette";
+import { EMPHASIS_STYLE, seriesStyle } from "./palette";
 import type { ChartRange } from "./ranges";
 import type { ChartRow, ChartSeries } from "./series";
 import { useChartFormat } from "./use-chart-format";
@@ -21,10 +21,12 @@ export function TimeSeriesPlot(props: {
   yAxisLabel: string;
   yDomain?: [number, number | "auto"];
   variant?: "line" | "area";
-  styleOf: (key: string, i: number) => SeriesStyle;
-  dotted: Set<string>;
+  /** Series keys drawn with the emphasis style. */
+  emphasis?: string[];
+  /** Series keys sparse enough to be drawn as points. */
+  dotted: string[];
 }) {
-  const { rows, series, title, height, range, unit, digits, styleOf, dotted } = props;
+  const { rows, series, title, height, range, unit, digits, emphasis, dotted } = props;
   const t = useTranslations("Charts");
   const fmt = useChartFormat(range);
   return (
@@ -57,7 +59,7 @@ export function TimeSeriesPlot(props: {
       <Tooltip content={(p) => <ChartTooltip {...p} fmt={fmt} unit={unit} digits={digits} />} />
       <Legend verticalAlign="top" height={28} itemSorter={null} wrapperStyle={{ fontSize: 12 }} />
       {series.map((s, i) => {
-        const st = styleOf(s.key, i);
+        const st = emphasis?.includes(s.key) ? EMPHASIS_STYLE : seriesStyle(i);
         return props.variant === "area" ? (
           <Area
             key={s.key}
@@ -69,7 +71,7 @@ export function TimeSeriesPlot(props: {
             fillOpacity={0.12}
             strokeWidth={st.width}
             strokeDasharray={st.dash}
-            dot={dotted.has(s.key) ? { r: 2.5, fill: st.color } : false}
+            dot={dotted.includes(s.key) ? { r: 2.5, fill: st.color } : false}
             isAnimationActive={false}
           />
         ) : (
@@ -81,7 +83,7 @@ export function TimeSeriesPlot(props: {
             stroke={st.color}
             strokeWidth={st.width}
             strokeDasharray={st.dash}
-            dot={dotted.has(s.key) ? { r: 2.5, fill: st.color } : false}
+            dot={dotted.includes(s.key) ? { r: 2.5, fill: st.color } : false}
             isAnimationActive={false}
           />
         );

@@ -1,5 +1,3 @@
-"use client";
-
 import { useFormatter, useTimeZone, useTranslations } from "next-intl";
 import { useMemo } from "react";
 import { type ChartRange, isShortRange } from "./ranges";

@@ -1,10 +1,8 @@
-"use client";
-
-import dynamic from "next/dynamic";
 import { useFormatter, useTranslations } from "next-intl";
 import { useId, useMemo } from "react";
-import { ChartEmpty } from "@/components/charts";
+import { ChartEmpty } from "@/components/charts/chart-empty";
 import { seriesStyle } from "@/components/charts/palette";
+import { LazyDailyCostPlot } from "./daily-cost-plot-lazy";
 
 export type DailyCostGroup = { key: string; label: string; amountUsd: number };
 export type DailyCostPoint = { day: string; key: string; amountUsd: number };
@@ -23,12 +21,11 @@ type Props = {
 export type DailyCostRow = { day: string } & Record<string, number | string>;
 
 const PLOT_HEIGHT = 280;
-// recharts (about 130 kB gzip) is fetched after the page has loaded, by the pages that draw a chart.
-const DailyCostPlot = dynamic(() => import("./daily-cost-plot").then((m) => m.DailyCostPlot), { ssr: false });
 
 /**
  * Daily cost as stacked bars (one colour and hatch-free legend entry per group), with an exact-value tooltip
- * and the numbers as tables: totals per group, and per day behind a disclosure.
+ * and the numbers as tables: totals per group, and per day behind a disclosure. Not a client component: the
+ * tables are rendered on the server, and only the picture's loader ships to the browser.
  */
 export function DailyCostChart({ title, days, groups, rows, currency, groupLabel, groupInline }: Props) {
   const t = useTranslations("Costs.usage.daily");
@@ -63,7 +60,7 @@ export function DailyCostChart({ title, days, groups, rows, currency, groupLabel
       ) : (
         <>
           <div style={{ minHeight: PLOT_HEIGHT }}>
-            <DailyCostPlot
+            <LazyDailyCostPlot
               data={data}
               groups={groups}
               currency={currency}

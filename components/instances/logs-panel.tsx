@@ -4,6 +4,7 @@ import { useTranslations } from "next-intl";
 import { Alert } from "@/components/ui/alert";
 import { useLiveQuery } from "@/components/ui/live-query";
 import { fetchJson, instancesApi } from "./labels";
+import { LogsFrame, LogsLoading } from "./logs-frame";
 
 type Logs = { lines: Array<{ at: string; stream: "stdout" | "stderr"; text: string }>; live: boolean };
 
@@ -16,17 +17,9 @@ export function LogsPanel({ org, id }: { org: string; id: string }) {
     every: (logs) => (logs && !logs.live ? 30_000 : 3_000),
   });
   return (
-    <section
-      aria-labelledby="logs-heading"
-      className="rounded-lg border border-slate-200 p-4 dark:border-slate-800"
-    >
-      <h2 id="logs-heading" className="text-lg font-semibold">
-        {t("title")}
-      </h2>
+    <LogsFrame>
       {isPending ? (
-        <p role="status" className="text-sm text-slate-600 dark:text-slate-400">
-          {t("loading")}
-        </p>
+        <LogsLoading />
       ) : error ? (
         <Alert>{t("error", { detail: error.message })}</Alert>
       ) : !data || data.lines.length === 0 ? (
@@ -54,6 +47,6 @@ export function LogsPanel({ org, id }: { org: string; id: string }) {
           </pre>
         </>
       )}
-    </section>
+    </LogsFrame>
   );
 }

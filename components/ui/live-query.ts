@@ -1,12 +1,14 @@
 "use client";
 
-import { keepPreviousData, QueryClient, useQuery } from "@tanstack/react-query";
+import type { QueryClient, QueryObserver, QueryObserverOptions } from "@tanstack/react-query";
+import { useCallback, useEffect, useState, useSyncExternalStore } from "react";
 
 /**
  * Polling reads for the live parts of the console (instance lists and pages, logs, charts, the launch
- * preview), on TanStack Query. No provider sits in the root layout (pages without live data ship none of
- * it, issue 13's JavaScript budget): the hook hands its query client to useQuery itself — one client per
- * browser tab, and on the server a fresh one per call, so a server render never shares answers between users.
+ * preview), on TanStack Query. No provider sits in the root layout, and the library itself is not in any
+ * page's first-load JavaScript (issue 13's 150 kB budget): the first render shows the server-rendered answer,
+ * and after hydration the hook imports @tanstack/react-query and watches the key with a QueryObserver on the
+ * tab's one QueryClient — what useQuery does inside, minus the import on the critical path.
  *
  * - `initialData` is the server-rendered answer for the key: shown at once, first refetch after `every`.
  * - A new key (a filter, a range) starts from `initialData`, else the tab's cached answer for that key,
@@ -20,7 +22,7 @@ export type LiveQuery<T> = {
   error: Error | null;
   /** No answer yet (neither data nor error). */
   isPending: boolean;
-  /** A request is in flight. */
+  /** A request is in flight (or about to be: the first one waits for the library). */
   isFetching: boolean;
 };
 
@@ -34,19 +36,32 @@ type Options<T> = {
   keepPrevious?: boolean;
 };
 
-const options = {
-  // A failed poll shows its error; the next poll is the retry.
-  retry: false,
-  refetchOnWindowFocus: false,
-  // A key seen before (Back to the previous range) shows at once.
-  gcTime: 30 * 60_000,
-} as const;
+type Lib = typeof import("@tanstack/react-query");
+let lib: Lib | undefined;
+let loading: Promise<Lib> | undefined;
+/** Fetched once per tab, after the page is interactive (a dynamic import: its own chunk). */
+function loadLib(): Promise<Lib> {
+  loading ??= import("@tanstack/react-query").then((m) => {
+    lib = m;
+    return m;
+  });
+  return loading;
+}
 
 let browserClient: QueryClient | undefined;
-function queryClient(): QueryClient {
-  if (typeof window === "undefined") return new QueryClient({ defaultOptions: { queries: options } });
+function queryClient(rq: Lib): QueryClient {
   if (!browserClient) {
-    browserClient = new QueryClient({ defaultOptions: { queries: options } });
+    browserClient = new rq.QueryClient({
+      defaultOptions: {
+        queries: {
+          // A failed poll shows its error; the next poll is the retry.
+          retry: false,
+          refetchOnWindowFocus: false,
+          // A key seen before (Back to the previous range) shows at once.
+          gcTime: 30 * 60_000,
+        },
+      },
+    });
     browserClient.mount();
   }
   return browserClient;
@@ -66,19 +81,63 @@ export function refreshLive(prefix: readonly unknown[]): void {
 const interval = <T>(every: Every<T> | undefined, data: T | undefined): number | false =>
   (typeof every === "function" ? every(data) : every) ?? false;
 
+type Observer<T> = QueryObserver<T, Error, T, T, readonly unknown[]>;
+
+function observerOptions<T>(rq: Lib, opts: Options<T>) {
+  const options: QueryObserverOptions<T, Error, T, T, readonly unknown[]> = {
+    queryKey: opts.key,
+    queryFn: () => opts.fetch(),
+    initialData: opts.initialData,
+    enabled: opts.enabled ?? true,
+    // Server-rendered data is fresh until the first poll is due.
+    staleTime: (query) => interval(opts.every, query.state.data) || 0,
+    refetchInterval: (query) => interval(opts.every, query.state.data),
+    placeholderData: opts.keepPrevious ? rq.keepPreviousData : undefined,
+    notifyOnChangeProps: ["data", "error", "isPending", "isFetching"],
+    // As useQuery: a render right after a key change already says a fetch is under way.
+    _optimisticResults: "optimistic",
+  };
+  return queryClient(rq).defaultQueryOptions(options);
+}
+
 export function useLiveQuery<T>(opts: Options<T>): LiveQuery<T> {
-  const q = useQuery(
-    {
-      queryKey: opts.key,
-      queryFn: () => opts.fetch(),
-      initialData: opts.initialData,
-      enabled: opts.enabled ?? true,
-      // Server-rendered data is fresh until the first poll is due.
-      staleTime: (query) => interval(opts.every, query.state.data as T | undefined) || 0,
-      refetchInterval: (query) => interval(opts.every, query.state.data as T | undefined),
-      placeholderData: opts.keepPrevious ? keepPreviousData : undefined,
-    },
-    queryClient(),
+  const [observer, setObserver] = useState<Observer<T> | null>(null);
+  // Created once per mount; later options reach it through setOptions below.
+  useEffect(() => {
+    let mounted = true;
+    void loadLib().then((rq) => {
+      if (mounted) setObserver(new rq.QueryObserver(queryClient(rq), observerOptions(rq, opts)));
+    });
+    return () => {
+      mounted = false;
+    };
+  }, []);
+  const options = observer && lib ? observerOptions(lib, opts) : null;
+  // As useQuery: every render's options (a new key, enabled, interval) reach the observer after commit…
+  useEffect(() => {
+    if (observer && options) observer.setOptions(options);
+  });
+  // …the store subscription re-renders on its results (and starts the fetching and polling)…
+  const subscribe = useCallback(
+    (onChange: () => void) =>
+      observer && lib ? observer.subscribe(lib.notifyManager.batchCalls(onChange)) : () => {},
+    [observer],
   );
-  return { data: q.data, error: q.error, isPending: q.isPending, isFetching: q.isFetching };
+  useSyncExternalStore(
+    subscribe,
+    () => observer?.getCurrentResult(),
+    () => undefined,
+  );
+  // …and this render already shows the new key's answer (cached, initial or the previous one).
+  if (observer && options) {
+    const r = observer.getOptimisticResult(options);
+    return { data: r.data, error: r.error, isPending: r.isPending, isFetching: r.isFetching };
+  }
+  const enabled = opts.enabled ?? true;
+  return {
+    data: opts.initialData,
+    error: null,
+    isPending: opts.initialData === undefined,
+    isFetching: enabled && opts.initialData === undefined,
+  };
 }

@@ -4,7 +4,7 @@ import { getTranslations } from "next-intl/server";
 import { ShutdownWarning } from "@/components/costs/shutdown-warning";
 import { LazyInstanceCharts } from "@/components/instances/instance-charts-lazy";
 import { InstanceLive } from "@/components/instances/instance-live";
-import { LogsPanel } from "@/components/instances/logs-panel";
+import { LazyLogsPanel } from "@/components/instances/logs-panel-lazy";
 import { ManifestsPanel } from "@/components/instances/manifests-panel";
 import { roleAtLeast } from "@/lib/access";
 import { type Ctx, InvalidStateError, NotFoundError } from "@/lib/core";
@@ -59,7 +59,7 @@ export default async function InstancePage({ params }: { params: Promise<{ org: 
       />
       <LazyInstanceCharts org={slug} instanceId={detail.id} gpuCount={detail.gpuCount} />
       {/* A notebook's logs are its Jupyter server's output (a Slurm job's stdout/stderr, a pod's log). */}
-      <LogsPanel org={slug} id={detail.id} />
+      <LazyLogsPanel org={slug} id={detail.id} />
       {manifests ? <ManifestsPanel org={slug} id={detail.id} yaml={manifests} /> : null}
     </div>
   );

@@ -3,7 +3,7 @@ import { getTranslations } from "next-intl/server";
 import { LaunchForm } from "@/components/instances/launch-form";
 import { LaunchKindField } from "@/components/instances/launch-kind";
 import type { LaunchDefaults } from "@/components/instances/launch-options";
-import { ServiceForm } from "@/components/services/service-form";
+import { LazyServiceForm } from "@/components/services/service-form-lazy";
 import { roleAtLeast } from "@/lib/access";
 import { getOrgPageContext } from "../../org-context";
 import { createServiceAction } from "../../services/actions";
@@ -59,7 +59,7 @@ export default async function NewInstancePage({
       <div className="flex flex-col gap-4">
         {header}
         <LaunchKindField value="service" />
-        <ServiceForm
+        <LazyServiceForm
           org={slug}
           action={createServiceAction.bind(null, slug)}
           options={await serviceFormOptions(ctx, slug)}
