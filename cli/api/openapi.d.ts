@@ -3506,6 +3506,7 @@ export interface paths {
                         recipientEmails?: string[];
                         /** @default [] */
                         recipientUserIds?: string[];
+                        service?: string | null;
                         thresholds?: {
                             /** @enum {string} */
                             kind: "actual" | "forecast";
@@ -3735,6 +3736,7 @@ export interface paths {
                         recipientEmails?: string[];
                         /** @default [] */
                         recipientUserIds?: string[];
+                        service?: string | null;
                         thresholds?: {
                             /** @enum {string} */
                             kind: "actual" | "forecast";
@@ -9808,6 +9810,8 @@ export interface components {
             projectId: string | null;
             recipientEmails: string[];
             recipientUserIds: string[];
+            /** @description Set when the budget counts one inference service's replicas (projectId is its project) */
+            serviceId: string | null;
             thresholds: {
                 /** @enum {string} */
                 kind: "actual" | "forecast";
@@ -9850,6 +9854,9 @@ export interface components {
             projectName: string | null;
             recipientEmails: string[];
             recipientUserIds: string[];
+            /** @description Set when the budget counts one inference service's replicas (projectId is its project) */
+            serviceId: string | null;
+            serviceName: string | null;
             /** @enum {string} */
             status: "ok" | "warning" | "exceeded";
             thresholds: {

@@ -10,6 +10,7 @@ export function budgetInputFromForm(fd: FormData): BudgetInput {
   return {
     name: String(fd.get("name") ?? ""),
     project: String(fd.get("project") ?? ""),
+    service: String(fd.get("service") ?? ""),
     amountUsd: String(fd.get("amountUsd") ?? "").trim(),
     thresholds: kinds.map((kind, i) => ({
       kind: kind as "actual" | "forecast",

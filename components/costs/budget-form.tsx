@@ -12,6 +12,7 @@ import { ThresholdRows, type ThresholdValue } from "./threshold-rows";
 export type BudgetFormValues = {
   name: string;
   project: string;
+  service: string;
   amountUsd: string;
   thresholds: ThresholdValue[];
   recipientUserIds: string[];
@@ -24,6 +25,7 @@ type Props = {
   action: FormAction;
   initial: BudgetFormValues;
   projects: Array<{ id: string; name: string }>;
+  services: Array<{ id: string; name: string }>;
   members: Array<{ userId: string; name: string; email: string }>;
   submitLabel: string;
 };
@@ -31,7 +33,7 @@ type Props = {
 const ACTIONS = ["notify", "block_launches", "stop_instances"] as const;
 
 /** Create or edit a budget. The server action validates with the library's schema; nothing is kept on error. */
-export function BudgetForm({ action, initial, projects, members, submitLabel }: Props) {
+export function BudgetForm({ action, initial, projects, services, members, submitLabel }: Props) {
   const t = useTranslations("Costs.budgets.form");
   const { formAction, onSubmit, pending, fieldErrors, error } = useActionForm(action);
   const [act, setAct] = useState(initial.actionAt100);
@@ -48,6 +50,17 @@ export function BudgetForm({ action, initial, projects, members, submitLabel }: 
           ...projects.map((p) => ({ value: p.id, label: p.name })),
         ]}
         errors={errs("project")}
+      />
+      <SelectField
+        name="service"
+        label={t("service")}
+        hint={t("serviceHint")}
+        defaultValue={initial.service}
+        options={[
+          { value: "", label: t("serviceNone") },
+          ...services.map((s) => ({ value: s.id, label: s.name })),
+        ]}
+        errors={errs("service")}
       />
       <Field
         name="amountUsd"

@@ -49,7 +49,11 @@ export async function BudgetsTable({ org, budgets }: { org: string; budgets: Bud
                   {b.name}
                 </Link>
               </th>
-              <td className="py-2 pr-3">{b.projectName ?? t("wholeOrg")}</td>
+              <td className="py-2 pr-3">
+                {b.serviceName
+                  ? t("serviceScope", { service: b.serviceName })
+                  : (b.projectName ?? t("wholeOrg"))}
+              </td>
               <td className="py-2 pr-3 text-right">{money(Number(b.amountUsd), b.currency)}</td>
               <td className="py-2 pr-3 text-right">
                 {money(b.forecast.actualUsd, b.currency)}{" "}

@@ -1,10 +1,10 @@
 import "server-only";
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import { requireOrgAccess } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { type Ctx, NotFoundError, nowOf, parseInput, ValidationError } from "@/lib/core";
 import { inTx, type Tx } from "@/lib/db/client";
-import { budgets, DEFAULT_BUDGET_THRESHOLDS, memberships, projects } from "@/lib/db/schema";
+import { budgets, DEFAULT_BUDGET_THRESHOLDS, memberships, projects, services } from "@/lib/db/schema";
 import { BUDGET_FIELD_MESSAGES } from "./field-messages";
 import { type BudgetInput, type BudgetValues, budgetSchema } from "./schemas";
 
@@ -19,8 +19,13 @@ export type Precondition = { precondition?: (current: Budget) => void };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NAME_TAKEN = BUDGET_FIELD_MESSAGES.nameTaken;
 
-/** Resolve the project and check recipients belong to the organization; field errors otherwise. */
-async function resolve(tx: Tx, orgId: string, v: BudgetValues): Promise<{ projectId: string | null }> {
+type Scope = { projectId: string | null; serviceId: string | null };
+
+/**
+ * Resolve the project and the service (a live one of the organization, by id or name; its budget takes the
+ * service's project as its scope) and check recipients belong to the organization; field errors otherwise.
+ */
+async function resolve(tx: Tx, orgId: string, v: BudgetValues): Promise<Scope> {
   let projectId: string | null = null;
   if (v.project) {
     const [p] = await tx
@@ -35,6 +40,25 @@ async function resolve(tx: Tx, orgId: string, v: BudgetValues): Promise<{ projec
     if (!p) throw ValidationError.field("project", BUDGET_FIELD_MESSAGES.projectUnknown);
     projectId = p.id;
   }
+  let serviceId: string | null = null;
+  if (v.service) {
+    const [svc] = await tx
+      .select({ id: services.id, projectId: services.projectId })
+      .from(services)
+      .where(
+        and(
+          eq(services.orgId, orgId),
+          isNull(services.deletedAt),
+          UUID.test(v.service) ? eq(services.id, v.service) : eq(services.name, v.service),
+        ),
+      );
+    if (!svc) throw ValidationError.field("service", BUDGET_FIELD_MESSAGES.serviceUnknown);
+    if (projectId && projectId !== svc.projectId) {
+      throw ValidationError.field("service", BUDGET_FIELD_MESSAGES.serviceOtherProject);
+    }
+    projectId = svc.projectId;
+    serviceId = svc.id;
+  }
   const ids = [...new Set(v.recipientUserIds)];
   if (ids.length > 0) {
     const found = await tx
@@ -45,13 +69,14 @@ async function resolve(tx: Tx, orgId: string, v: BudgetValues): Promise<{ projec
       throw ValidationError.field("recipientUserIds", BUDGET_FIELD_MESSAGES.recipientsNotMembers);
     }
   }
-  return { projectId };
+  return { projectId, serviceId };
 }
 
-function values(v: BudgetValues, projectId: string | null) {
+function values(v: BudgetValues, { projectId, serviceId }: Scope) {
   return {
     name: v.name,
     projectId,
+    serviceId,
     amountUsd: v.amountUsd.toFixed(2),
     thresholds: v.thresholds ?? DEFAULT_BUDGET_THRESHOLDS,
     recipientUserIds: [...new Set(v.recipientUserIds)],
@@ -75,12 +100,12 @@ export async function createBudget(ctx: Ctx, orgSlug: string, raw: BudgetInput):
     // Authorize before validating: a weaker role's bad body is a refusal, not a field list.
     const { org } = await requireOrgAccess(c, orgSlug, "admin");
     const v = parseInput(budgetSchema, raw);
-    const { projectId } = await resolve(tx, org.id, v);
+    const scope = await resolve(tx, org.id, v);
     const [row] = await tx
       .insert(budgets)
       .values({
         orgId: org.id,
-        ...values(v, projectId),
+        ...values(v, scope),
         createdBy: ctx.actor.kind === "user" ? ctx.actor.userId : null,
         createdAt: now,
         updatedAt: now,
@@ -93,7 +118,7 @@ export async function createBudget(ctx: Ctx, orgSlug: string, raw: BudgetInput):
       action: "budget.created",
       targetType: "budget",
       targetId: row.id,
-      data: { name: row.name, amountUsd: row.amountUsd, actionAt100: row.actionAt100, projectId },
+      data: { name: row.name, amountUsd: row.amountUsd, actionAt100: row.actionAt100, ...scope },
       at: now,
     });
     return row;
@@ -126,14 +151,14 @@ export async function updateBudget(
     const before = await loadBudget(tx, org.id, budgetId, true);
     opts.precondition?.(before);
     const v = parseInput(budgetSchema, raw);
-    const { projectId } = await resolve(tx, org.id, v);
+    const scope = await resolve(tx, org.id, v);
     let row: Budget | undefined;
     try {
       // A savepoint, so a name clash is reported as a field error and the transaction stays usable.
       [row] = await tx.transaction((sp) =>
         sp
           .update(budgets)
-          .set({ ...values(v, projectId), updatedAt: now })
+          .set({ ...values(v, scope), updatedAt: now })
           .where(eq(budgets.id, before.id))
           .returning(),
       );

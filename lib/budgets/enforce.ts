@@ -1,8 +1,8 @@
 import "server-only";
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Ctx, PolicyStop } from "@/lib/core";
 import { readDb, withTx } from "@/lib/db/client";
-import { instances, organizations, projects } from "@/lib/db/schema";
+import { instances, organizations, projects, serviceReplicas } from "@/lib/db/schema";
 import type { Forecast, Month } from "@/lib/metering";
 import { costTexts, createNotification } from "@/lib/notify";
 import type { Budget } from "./crud";
@@ -28,6 +28,16 @@ export async function stopOverBudget(
         eq(instances.orgId, b.orgId),
         eq(instances.state, "running"),
         b.projectId ? eq(instances.projectId, b.projectId) : undefined,
+        // A service's budget stops its replicas only (the autoscaler's replacements are then refused by it).
+        b.serviceId
+          ? inArray(
+              instances.id,
+              exec
+                .select({ id: serviceReplicas.instanceId })
+                .from(serviceReplicas)
+                .where(eq(serviceReplicas.serviceId, b.serviceId)),
+            )
+          : undefined,
       ),
     );
   if (running.length === 0) return 0;

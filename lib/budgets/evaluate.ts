@@ -26,11 +26,17 @@ export function effectiveThresholds(b: Pick<Budget, "thresholds" | "actionAt100"
   return list.sort((a, b2) => a.pct - b2.pct || a.kind.localeCompare(b2.kind));
 }
 
+/** The spend rows a budget counts: its organization's, its project's, or its service's replicas'. */
 export function scopedSpend(
   rows: ProjectSpendRow[],
-  b: Pick<Budget, "orgId" | "projectId">,
+  b: Pick<Budget, "orgId" | "projectId"> & { serviceId?: string | null },
 ): ProjectSpendRow[] {
-  return rows.filter((r) => r.orgId === b.orgId && (b.projectId === null || r.projectId === b.projectId));
+  return rows.filter(
+    (r) =>
+      r.orgId === b.orgId &&
+      (b.projectId === null || r.projectId === b.projectId) &&
+      (b.serviceId == null || r.serviceId === b.serviceId),
+  );
 }
 
 /**

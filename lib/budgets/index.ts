@@ -14,7 +14,7 @@ export {
 } from "./crud";
 export { type BudgetAlertFacts, budgetAlertEmail, usageLink } from "./email";
 export { type EvaluateBudgetsResult, effectiveThresholds, evaluateBudgets } from "./evaluate";
-export { assertBudgetAllowsLaunch, launchCapExistsSql } from "./guard";
+export { assertBudgetAllowsLaunch, assertServiceBudgetAllowsReplica, launchCapExistsSql } from "./guard";
 export {
   type BudgetAlertRow,
   type BudgetStatus,

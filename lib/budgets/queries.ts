@@ -3,7 +3,7 @@ import { and, desc, eq } from "drizzle-orm";
 import { requireOrgAccess } from "@/lib/access";
 import { type Ctx, nowOf } from "@/lib/core";
 import { readDb } from "@/lib/db/client";
-import { budgetAlerts, budgets, projects } from "@/lib/db/schema";
+import { budgetAlerts, budgets, projects, services } from "@/lib/db/schema";
 import { type Forecast, forecastOf, monthOf, projectSpend } from "@/lib/metering";
 import type { Budget } from "./crud";
 import { effectiveThresholds, scopedSpend } from "./evaluate";
@@ -12,6 +12,8 @@ export type BudgetStatus = "ok" | "warning" | "exceeded";
 
 export type BudgetWithStatus = Budget & {
   projectName: string | null;
+  /** The inference service a service-scoped budget counts (null for the others). */
+  serviceName: string | null;
   forecast: Forecast;
   /** Actual as a share of the amount, in percent (one decimal). */
   usedPct: number;
@@ -32,9 +34,10 @@ export async function listBudgets(ctx: Ctx, orgSlug: string): Promise<BudgetWith
   const now = nowOf(ctx);
   const month = monthOf(now);
   const list = await exec
-    .select({ budget: budgets, projectName: projects.name })
+    .select({ budget: budgets, projectName: projects.name, serviceName: services.name })
     .from(budgets)
     .leftJoin(projects, eq(projects.id, budgets.projectId))
+    .leftJoin(services, eq(services.id, budgets.serviceId))
     .where(eq(budgets.orgId, org.id));
   if (list.length === 0) return [];
   const [rows, alerts] = await Promise.all([
@@ -46,7 +49,7 @@ export async function listBudgets(ctx: Ctx, orgSlug: string): Promise<BudgetWith
       .orderBy(desc(budgetAlerts.createdAt)),
   ]);
   return list
-    .map(({ budget: b, projectName }) => {
+    .map(({ budget: b, projectName, serviceName }) => {
       const f = forecastOf(scopedSpend(rows, b), month, now);
       const amount = Number(b.amountUsd);
       const mine = alerts.filter((a) => a.budgetId === b.id);
@@ -55,6 +58,7 @@ export async function listBudgets(ctx: Ctx, orgSlug: string): Promise<BudgetWith
       return {
         ...b,
         projectName,
+        serviceName,
         forecast: f,
         usedPct: pct(f.actualUsd, amount),
         forecastPct: pct(f.forecastUsd, amount),

@@ -32,6 +32,12 @@ export const budgetSchema = z.object({
     .trim()
     .transform((v) => v || null)
     .nullish(),
+  /** Inference service name or id: the budget counts that service's replicas only (its project's scope). */
+  service: z
+    .string({ error: M.serviceInvalid })
+    .trim()
+    .transform((v) => v || null)
+    .nullish(),
   amountUsd: z.coerce
     .number({ error: M.amountRequired })
     .positive(M.amountPositive)

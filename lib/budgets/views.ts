@@ -12,6 +12,9 @@ export const budgetViewSchema = z
     id: z.uuid(),
     name: z.string(),
     projectId: z.uuid().nullable(),
+    serviceId: z.uuid().nullable().meta({
+      description: "Set when the budget counts one inference service's replicas (projectId is its project)",
+    }),
     amountUsd: z.number(),
     currency: z.string(),
     thresholds: z.array(thresholdView),
@@ -30,6 +33,7 @@ export function budgetView(b: Budget): BudgetView {
     id: b.id,
     name: b.name,
     projectId: b.projectId,
+    serviceId: b.serviceId,
     amountUsd: Number(b.amountUsd),
     currency: b.currency,
     thresholds: b.thresholds,
@@ -74,6 +78,7 @@ export function budgetAlertView(a: BudgetAlertRow): z.output<typeof budgetAlertV
 export const budgetStatusViewSchema = budgetViewSchema
   .extend({
     projectName: z.string().nullable(),
+    serviceName: z.string().nullable(),
     actualUsd: z.number(),
     forecastUsd: z.number(),
     usedPct: z.number(),
@@ -87,6 +92,7 @@ export function budgetStatusView(b: BudgetWithStatus): z.output<typeof budgetSta
   return {
     ...budgetView(b),
     projectName: b.projectName,
+    serviceName: b.serviceName,
     actualUsd: b.forecast.actualUsd,
     forecastUsd: b.forecast.forecastUsd,
     usedPct: b.usedPct,

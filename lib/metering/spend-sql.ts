@@ -20,6 +20,8 @@ export type ProjectSpendRow = {
   orgId: string;
   /** Null: organization-level (reservation commitments). */
   projectId: string | null;
+  /** The inference service whose replicas these are; null for everything else. */
+  serviceId: string | null;
   /** Ledger rows of the month. */
   ledgerMtd: number;
   /** Ledger spend over the trend window and its length in hours. */
@@ -40,7 +42,7 @@ function windowOf(opts: SpendWindow): { trendFrom: Date; since: Date } {
 }
 
 /**
- * Spend per organization × project in three aggregate statements (ledger, unmetered tail, current burn), so
+ * Spend per organization × project × service (a replica's instance counts under its service) in three aggregate statements (ledger, unmetered tail, current burn), so
  * the budget evaluation of every organization costs the same three queries as one organization's.
  */
 export async function projectSpend(
@@ -54,31 +56,45 @@ export async function projectSpend(
     exec.execute<{
       org_id: string;
       project_id: string | null;
+      service_id: string | null;
       mtd: string;
       trend: string;
       hours: string;
     }>(ledgerSql(scope, since, trendFrom, monthStart, now)),
-    exec.execute<{ org_id: string; project_id: string; accrued: string }>(accrualSql(scope, now, monthStart)),
-    exec.execute<{ org_id: string; project_id: string | null; burn: string }>(burnSql(scope, now)),
+    exec.execute<{ org_id: string; project_id: string; service_id: string | null; accrued: string }>(
+      accrualSql(scope, now, monthStart),
+    ),
+    exec.execute<{ org_id: string; project_id: string | null; service_id: string | null; burn: string }>(
+      burnSql(scope, now),
+    ),
   ]);
   const rows = new Map<string, ProjectSpendRow>();
-  const slot = (orgId: string, projectId: string | null) => {
-    const key = `${orgId}|${projectId ?? ""}`;
+  const slot = (orgId: string, projectId: string | null, serviceId: string | null) => {
+    const key = `${orgId}|${projectId ?? ""}|${serviceId ?? ""}`;
     let row = rows.get(key);
     if (!row) {
-      row = { orgId, projectId, ledgerMtd: 0, trendUsd: 0, trendHours: 1, accrued: 0, burnPerHour: 0 };
+      row = {
+        orgId,
+        projectId,
+        serviceId,
+        ledgerMtd: 0,
+        trendUsd: 0,
+        trendHours: 1,
+        accrued: 0,
+        burnPerHour: 0,
+      };
       rows.set(key, row);
     }
     return row;
   };
   for (const r of ledger.rows) {
-    const s = slot(r.org_id, r.project_id);
+    const s = slot(r.org_id, r.project_id, r.service_id);
     s.ledgerMtd = Number(r.mtd);
     s.trendUsd = Number(r.trend);
     s.trendHours = Number(r.hours);
   }
-  for (const r of accrual.rows) slot(r.org_id, r.project_id).accrued = Number(r.accrued);
-  for (const r of burn.rows) slot(r.org_id, r.project_id).burnPerHour = Number(r.burn);
+  for (const r of accrual.rows) slot(r.org_id, r.project_id, r.service_id).accrued = Number(r.accrued);
+  for (const r of burn.rows) slot(r.org_id, r.project_id, r.service_id).burnPerHour = Number(r.burn);
   return [...rows.values()];
 }
 
@@ -111,15 +127,15 @@ function ledgerSql(scope: SpendScope, since: Date, trendFrom: Date, monthStart: 
   const perGroup = "budgeted" in scope ? orgFilter(scope, sql`g.org_id`) : sql`true`;
   return sql`
     with g as (
-      select u.org_id, u.project_id,
+      select u.org_id, u.project_id, sr.service_id,
         coalesce(sum(u.amount) filter (where u.period_start >= ${monthStart}), 0) as mtd,
         coalesce(sum(u.amount) filter (where u.period_start >= ${trendFrom}), 0) as trend,
         min(u.period_start) as first_start
-      from usage_records u
+      from usage_records u left join service_replicas sr on sr.instance_id = u.instance_id
       where ${perRow} and u.period_start >= ${since} and u.period_start < ${now}
-      group by u.org_id, u.project_id
+      group by u.org_id, u.project_id, sr.service_id
     )
-    select g.org_id, g.project_id, g.mtd, g.trend,
+    select g.org_id, g.project_id, g.service_id, g.mtd, g.trend,
       greatest(1, extract(epoch from coalesce(c.metered_until, ${now}::timestamptz)
         - greatest(${trendFrom}::timestamptz, min(g.first_start) over (partition by g.org_id))) / 3600) as hours
     from g left join metering_cursors c on c.org_id = g.org_id
@@ -157,7 +173,7 @@ function accrualSql(scope: SpendScope, now: Date, monthStart: Date): SQL {
         coalesce(lead(c.at) over (partition by c.id order by c.at, c.seq), ${now}::timestamptz) as e
       from changes c
     )
-    select l.org_id, l.project_id, sum(extract(epoch from sp.e - sp.s) / 3600 * case
+    select l.org_id, l.project_id, sr.service_id, sum(extract(epoch from sp.e - sp.s) / 3600 * case
         when sp.to_state in ${COMPUTE} then coalesce(p.usd_per_hour, 0)
         when sp.to_state in ${STORAGE} then l.disk_gib * ${STORAGE_USD_PER_GIB_HOUR}::numeric
         else 0 end) as accrued
@@ -169,7 +185,8 @@ function accrualSql(scope: SpendScope, now: Date, monthStart: Date): SQL {
         and (p.effective_to is null or p.effective_to > sp.s)
       order by p.effective_from desc limit 1
     ) p on sp.to_state in ${COMPUTE}
-    group by l.org_id, l.project_id`;
+    left join service_replicas sr on sr.instance_id = l.id
+    group by l.org_id, l.project_id, sr.service_id`;
 }
 
 /**
@@ -179,7 +196,7 @@ function accrualSql(scope: SpendScope, now: Date, monthStart: Date): SQL {
  */
 function burnSql(scope: SpendScope, now: Date): SQL {
   return sql`
-    select i.org_id, i.project_id, sum(case
+    select i.org_id, i.project_id, sr.service_id, sum(case
         when i.state in ${STORAGE} then i.disk_gib * ${STORAGE_USD_PER_GIB_HOUR}::numeric
         when i.pricing_model in ('reserved_1m', 'reserved_1y') then 0
         else coalesce(p.usd_per_hour, 0) end) as burn
@@ -191,10 +208,11 @@ function burnSql(scope: SpendScope, now: Date): SQL {
         and (p.effective_to is null or p.effective_to > ${now})
       order by p.effective_from desc limit 1
     ) p on true
+    left join service_replicas sr on sr.instance_id = i.id
     where ${orgFilter(scope, sql`i.org_id`)} and (i.state in ${COMPUTE} or i.state in ${STORAGE})
-    group by i.org_id, i.project_id
+    group by i.org_id, i.project_id, sr.service_id
     union all
-    select r.org_id, null, sum(r.gpu_count * coalesce(p.usd_per_hour, 0))
+    select r.org_id, null, null, sum(r.gpu_count * coalesce(p.usd_per_hour, 0))
     from reservations r
     left join lateral (
       select p.usd_per_hour from instance_types t join prices p on p.instance_type_id = t.id

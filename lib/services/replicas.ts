@@ -1,5 +1,6 @@
 import "server-only";
 import { and, eq, isNull, sql } from "drizzle-orm";
+import { assertServiceBudgetAllowsReplica } from "@/lib/budgets";
 import { type Ctx, DomainError, QuotaExceededError, ValidationError } from "@/lib/core";
 import { getDb, type Tx } from "@/lib/db/client";
 import { serviceReplicas } from "@/lib/db/schema";
@@ -92,6 +93,8 @@ export async function launchReplica(
 ): Promise<boolean> {
   const attempt = async (pricingModel: "on_demand" | "spot") =>
     getDb().transaction(async (tx) => {
+      // A budget scoped to this service caps its replicas; launch checks the project's and the organization's.
+      await assertServiceBudgetAllowsReplica(tx, svc.orgId, svc.id, now);
       const { instance } = await launch({ ...ctx, tx }, orgSlug, {
         kind: "container",
         name: `${svc.name}-r${ordinal}`,

@@ -18,6 +18,7 @@ import {
 } from "drizzle-orm/pg-core";
 import { gpuModels, pricingModel } from "./catalog";
 import { instances } from "./provisioning";
+import { services } from "./services";
 import { organizations, projects, users } from "./tenancy";
 
 export const usageKind = pgEnum("usage_kind", ["compute", "storage", "reservation_commitment"]);
@@ -110,7 +111,10 @@ export const DEFAULT_BUDGET_THRESHOLDS: BudgetThreshold[] = [
   { kind: "forecast", pct: 100 },
 ];
 
-/** A monthly budget for the whole organization (projectId null) or one project. */
+/**
+ * A monthly budget for the whole organization (projectId null), one project, or one inference service
+ * (serviceId set, projectId its project): a service's budget counts its replicas' ledger rows only.
+ */
 export const budgets = pgTable(
   "budgets",
   {
@@ -119,6 +123,7 @@ export const budgets = pgTable(
       .notNull()
       .references(() => organizations.id, { onDelete: "cascade" }),
     projectId: uuid("project_id").references(() => projects.id, { onDelete: "cascade" }),
+    serviceId: uuid("service_id").references(() => services.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     amountUsd: numeric("amount_usd", { precision: 14, scale: 2 }).notNull(),
     currency: text("currency").notNull().default("USD"),
@@ -142,6 +147,7 @@ export const budgets = pgTable(
   (t) => [
     uniqueIndex("budgets_org_name_key").on(t.orgId, sql`lower(${t.name})`),
     index("budgets_org_idx").on(t.orgId),
+    index("budgets_service_idx").on(t.serviceId).where(sql`service_id is not null`),
   ],
 );
 

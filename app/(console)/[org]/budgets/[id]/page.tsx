@@ -28,7 +28,8 @@ export default async function BudgetPage({ params }: { params: Promise<{ org: st
     dailyCost(ctx, slug, {
       from: month.start,
       to: month.end,
-      groupBy: "project",
+      // A service's budget draws its replicas' cost (the service's group), not its whole project's.
+      groupBy: budget.serviceId ? "service" : "project",
       project: budget.projectId ?? undefined,
     }),
   ]);
@@ -36,7 +37,10 @@ export default async function BudgetPage({ params }: { params: Promise<{ org: st
   if (!b) notFound();
   const amount = Number(b.amountUsd);
   const perDay: Record<string, number> = {};
-  for (const r of daily.rows) perDay[r.day] = (perDay[r.day] ?? 0) + r.amountUsd;
+  for (const r of daily.rows) {
+    if (budget.serviceId && r.key !== budget.serviceId) continue;
+    perDay[r.day] = (perDay[r.day] ?? 0) + r.amountUsd;
+  }
   const points = budgetSeries({
     monthStart: month.start,
     monthEnd: month.end,
@@ -76,7 +80,10 @@ export default async function BudgetPage({ params }: { params: Promise<{ org: st
       </div>
       <dl className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
         {[
-          [t("scope"), b.projectName ?? t("wholeOrg")],
+          [
+            t("scope"),
+            b.serviceName ? t("serviceScope", { service: b.serviceName }) : (b.projectName ?? t("wholeOrg")),
+          ],
           [t("budget"), t("perMonth", { amount: money(amount) })],
           [t("actual"), `${money(b.forecast.actualUsd)} (${pct(b.usedPct)})`],
           [t("forecast"), `${money(b.forecast.forecastUsd)} (${pct(b.forecastPct)})`],

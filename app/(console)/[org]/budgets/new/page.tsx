@@ -28,6 +28,7 @@ export default async function NewBudgetPage({ params }: { params: Promise<{ org:
           initial={{
             name: "",
             project: "",
+            service: "",
             amountUsd: "",
             thresholds: DEFAULT_BUDGET_THRESHOLDS,
             recipientUserIds: [],

@@ -30,7 +30,8 @@ export default async function EditBudgetPage({ params }: { params: Promise<{ org
           submitLabel={t("form.save")}
           initial={{
             name: budget.name,
-            project: budget.projectId ?? "",
+            project: budget.serviceId ? "" : (budget.projectId ?? ""),
+            service: budget.serviceId ?? "",
             amountUsd: budget.amountUsd,
             thresholds: budget.thresholds,
             recipientUserIds: budget.recipientUserIds,
