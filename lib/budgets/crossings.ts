@@ -21,6 +21,7 @@ type HitJson = {
   id: string;
   org_id: string;
   project_id: string | null;
+  service_id: string | null;
   mtd: number;
   trend: number;
   accrued: number;
@@ -52,20 +53,26 @@ export async function budgetHits(
   const WHOLE = sql.raw(`'00000000-0000-0000-0000-000000000000'::uuid`);
   const res = await exec.execute<{ budgets: number; hits: HitJson[] | null }>(sql`
     with b as materialized (
-      select id, org_id, project_id, amount_usd, thresholds, action_at_100 from budgets ${inScope}
+      select id, org_id, project_id, service_id, amount_usd, thresholds, action_at_100 from budgets ${inScope}
     ),
     parts as (${spendPartsSql(scope, { now, monthStart: month.start })}),
     tot as (
       select org_id, case when grouping(project_id) = 1 then ${WHOLE} else project_id end as project_key,
+        ${WHOLE} as service_key,
         sum(mtd) as mtd, sum(trend_per_hour) as trend, sum(accrued) as accrued, sum(burn) as burn
       from parts group by grouping sets ((org_id), (org_id, project_id))
+      union all
+      -- A service's budget counts its replicas' parts only.
+      select org_id, ${WHOLE}, service_id, sum(mtd), sum(trend_per_hour), sum(accrued), sum(burn)
+      from parts where service_id is not null group by org_id, service_id
     ),
     v as (
       select b.*, coalesce(t.mtd, 0) as mtd, coalesce(t.trend, 0) as trend, coalesce(t.accrued, 0) as accrued,
         coalesce(t.burn, 0) as burn, round(coalesce(t.mtd, 0) + coalesce(t.accrued, 0), 2) as actual,
         round(coalesce(t.mtd, 0) + coalesce(t.accrued, 0)
           + greatest(coalesce(t.burn, 0), coalesce(t.trend, 0)) * ${remainingHours}::numeric, 2) as forecast
-      from b left join tot t on t.org_id = b.org_id and t.project_key = coalesce(b.project_id, ${WHOLE})
+      from b left join tot t on t.org_id = b.org_id and t.service_key = coalesce(b.service_id, ${WHOLE})
+        and t.project_key = case when b.service_id is null then coalesce(b.project_id, ${WHOLE}) else ${WHOLE} end
     ),
     reached as (
       select v.id, v.amount_usd, t.kind, t.pct
@@ -88,7 +95,7 @@ export async function budgetHits(
       select id from v where v.action_at_100 = 'stop_instances' and v.actual >= v.amount_usd
     ),
     hits as (
-      select v.id, v.org_id, v.project_id, v.mtd, v.trend, v.accrued, v.burn,
+      select v.id, v.org_id, v.project_id, v.service_id, v.mtd, v.trend, v.accrued, v.burn,
         (select jsonb_agg(jsonb_build_object('kind', f.kind, 'pct', f.pct) order by f.pct, f.kind)
           from fresh f where f.id = v.id) as crossed,
         v.action_at_100 = 'stop_instances' and v.actual >= v.amount_usd as capped,
@@ -107,6 +114,7 @@ export async function budgetHits(
       spend: {
         orgId: h.org_id,
         projectId: h.project_id,
+        serviceId: h.service_id,
         ledgerMtd: Number(h.mtd),
         trendUsd: Number(h.trend),
         trendHours: 1,

@@ -101,18 +101,19 @@ export async function projectSpend(
 /**
  * The same three readings as projectSpend, as the rows of one subquery for a statement that aggregates them
  * further (the budget pass compares every budget with its thresholds in SQL): columns org_id, project_id,
- * mtd, trend_per_hour, accrued, burn; an organization × project has up to three rows, to be summed.
+ * service_id (a replica's service, else null), mtd, trend_per_hour, accrued, burn; an organization × project has up to three rows, to be summed.
  */
 export function spendPartsSql(scope: SpendScope, opts: SpendWindow): SQL {
   const { now, monthStart } = opts;
   const { trendFrom, since } = windowOf(opts);
   return sql`
-    select org_id, project_id, mtd, trend / hours as trend_per_hour, 0::numeric as accrued, 0::numeric as burn
+    select org_id, project_id, service_id, mtd, trend / hours as trend_per_hour, 0::numeric as accrued,
+      0::numeric as burn
     from (${ledgerSql(scope, since, trendFrom, monthStart, now)}) l
     union all
-    select org_id, project_id, 0, 0, accrued, 0 from (${accrualSql(scope, now, monthStart)}) a
+    select org_id, project_id, service_id, 0, 0, accrued, 0 from (${accrualSql(scope, now, monthStart)}) a
     union all
-    select org_id, project_id, 0, 0, 0, burn from (${burnSql(scope, now)}) b`;
+    select org_id, project_id, service_id, 0, 0, 0, burn from (${burnSql(scope, now)}) b`;
 }
 
 /**
