@@ -11,6 +11,8 @@ export {
   type Offering,
   type OfferingPage,
 } from "./offerings";
+/** The catalog's previous one-statement query: the reference tests and the benchmark compare listOfferings with. */
+export { listOfferingsReference } from "./offerings-reference";
 export {
   cancelPriceChange,
   PRICE_FIELD_MESSAGES,

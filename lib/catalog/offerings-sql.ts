@@ -2,143 +2,186 @@ import "server-only";
 import { type SQL, sql } from "drizzle-orm";
 import { FALLBACK_TDP_WATTS } from "@/lib/db/schema";
 import { type CapacitySource, capacityFrom } from "./capacity";
-import {
-  type CatalogFilters,
-  type CatalogSort,
-  type PricingModel,
-  type SortMetric,
-  splitSort,
-} from "./schemas";
-
-/** Whitelisted column per pricing model: filter values never reach SQL as identifiers. */
-const PRICE_COLUMN: Record<PricingModel, SQL> = {
-  on_demand: sql.raw("o.on_demand"),
-  spot: sql.raw("o.spot"),
-  reserved_1m: sql.raw("o.reserved_1m"),
-  reserved_1y: sql.raw("o.reserved_1y"),
-};
-
-function sortSql(sort: CatalogSort, price: SQL): SQL {
-  const { metric, dir } = splitSort(sort);
-  const exprs: Record<SortMetric, SQL> = {
-    price,
-    per_gpu: sql`${price} / o.gpu_share`,
-    per_tflop: sql`${price} / nullif(o.gpu_share * o.bf16_tflops, 0)`,
-    // Bigger instances of a model after smaller ones; MIG slices (a fraction of a GPU) first.
-    gpu: sql`o.gpu_model_name ${sql.raw(dir)}, o.gpu_share`,
-    memory: sql`o.gpu_memory_gib`,
-    region: sql`o.region_name`,
-    available: sql`o.available`,
-    energy: sql`o.energy_kw`,
-    co2: sql`o.energy_kw * o.grid_gco2_per_kwh`,
-  };
-  // Ties broken by price, then stable keys, so pages never overlap or skip rows.
-  return sql`${exprs[metric]} ${sql.raw(dir)} nulls last, ${price} asc, o.region_code asc, o.instance_type_id asc`;
-}
+import { type CatalogFilters, type CatalogSort, type SortMetric, splitSort } from "./schemas";
 
 const textArray = (xs: string[]) => sql`${sql.param(xs)}::text[]`;
 
+/** WHERE terms, split by the relation they narrow: instance types (`it`, `gm`, `mp`) or regions (`r`). */
+export type OfferingTerms = { type: SQL[]; region: SQL[] };
+
+export function filterTerms(f: CatalogFilters): OfferingTerms {
+  const type: SQL[] = [];
+  const region: SQL[] = [];
+  if (f.region.length) region.push(sql`r.code = any(${textArray(f.region)})`);
+  if (f.jurisdiction.length) region.push(sql`r.jurisdiction = any(${textArray(f.jurisdiction)})`);
+  if (f.gpu.length) type.push(sql`it.gpu_model_id = any(${textArray(f.gpu)})`);
+  if (f.minMemoryGib) type.push(sql`coalesce(mp.memory_gib, gm.memory_gib) >= ${f.minMemoryGib}`);
+  if (f.gpuCount === "mig") type.push(sql`it.mig_profile is not null`);
+  else if (f.gpuCount) type.push(sql`it.mig_profile is null and it.gpu_count = ${Number(f.gpuCount)}`);
+  return { type, region };
+}
+
+/** An offering's availability from `cap`; (select …) runs once (an init plan), so no row carries the object. */
+const availableSql = sql`coalesce(((select cap.m from cap) ->> (cur.region_code || '/' || t.capacity_key))::int, 0)`;
+
+/** Sort columns of `keys` (sort1, and sort2 where a metric needs two) from t, r and the chosen price. */
+function sortColumns(metric: SortMetric): SQL {
+  const exprs: Record<SortMetric, SQL> = {
+    price: sql`cur.price`,
+    per_gpu: sql`cur.price / t.gpu_share`,
+    per_tflop: sql`cur.price / nullif(t.gpu_share * t.bf16_tflops, 0)`,
+    // Bigger instances of a model after smaller ones; MIG slices (a fraction of a GPU) first.
+    gpu: sql`t.gpu_model_name, t.gpu_share`,
+    memory: sql`t.gpu_memory_gib`,
+    region: sql`r.region_name`,
+    available: availableSql,
+    energy: sql`t.gpu_kw * r.pue`,
+    co2: sql`t.gpu_kw * r.pue * r.grid_gco2_per_kwh`,
+  };
+  return metric === "gpu"
+    ? sql`t.gpu_model_name as sort1, t.gpu_share as sort2`
+    : sql`${exprs[metric]} as sort1`;
+}
+
+/** ORDER BY over a relation with keys' columns; ties broken by price, then stable keys (pages never overlap). */
+function orderBy(sort: CatalogSort, rel: string): SQL {
+  const { metric, dir } = splitSort(sort);
+  const c = (col: string) => sql.raw(`${rel}.${col}`);
+  const d = sql.raw(dir);
+  const lead =
+    metric === "gpu"
+      ? sql`${c("sort1")} ${d}, ${c("sort2")} ${d} nulls last`
+      : sql`${c("sort1")} ${d} nulls last`;
+  return sql`${lead}, ${c("price")} asc, ${c("region_code")} asc, ${c("instance_type_id")} asc`;
+}
+
+const where = (terms: SQL[], always: SQL) => sql`where ${sql.join([always, ...terms], sql` and `)}`;
+
 /**
- * Offerings (instance type × region with a price in force at `at`) with their prices per pricing model and
- * live availability, as one SQL statement. Availability counts only active nodes and subtracts every
- * allocation that has not been released (each node's free GPUs and slices are kept in node_capacity):
- *  - whole-GPU type: Σ over nodes of floor(free whole non-MIG GPUs / gpu_count)
- *  - MIG type:       Σ over MIG-mode GPUs of floor(free slices / profile slices)
+ * The catalog in two steps, one statement. `keys` holds one narrow row per offering on sale (instance type ×
+ * region with a price for the chosen pricing model in force at `at`) that passes the filters: its price, its
+ * availability and its sort columns; only the page's rows are then widened with specs, region and every
+ * pricing model's price. Everything per instance type (`t`) or per region (`r`) is computed once for the few
+ * hundred types and regions, not per offering.
+ *
+ * Availability comes from node_capacity (one row per node, kept by triggers: drizzle 0019), summed per
+ * capacity key into one jsonb object that each offering looks up by its key: a lookup, not a join, so no row
+ * estimate can turn it into a nested loop over every offering (multi-column joins here were estimated at one
+ * row and planned that way). Only active nodes count, and every allocation not yet released is subtracted:
+ *  - whole-GPU type: Σ over nodes of floor(free whole non-MIG GPUs / gpu_count)   key <model>/w<gpu_count>
+ *  - MIG type:       Σ over MIG-mode GPUs of floor(free slices / profile slices)   key <model>/m<slices>
  */
-export function offeringsCte(
+function offeringsWith(
   at: Date,
   allowed: string[],
-  where: SQL[],
-  capacity: CapacitySource = "kept",
+  f: CatalogFilters,
+  terms: OfferingTerms,
+  capacity: CapacitySource,
 ): SQL {
   const nodeCapacity = capacityFrom(capacity);
-  const filters = where.length ? sql`where ${sql.join(where, sql` and `)}` : sql``;
+  const share = sql`case when it.mig_profile is null then it.gpu_count::numeric else mp.slices / 7.0 end`;
   return sql`
-  with cur as (
-    select p.instance_type_id, p.region_code,
-      min(p.usd_per_hour) filter (where p.pricing_model = 'on_demand') as on_demand,
-      min(p.usd_per_hour) filter (where p.pricing_model = 'spot') as spot,
-      min(p.usd_per_hour) filter (where p.pricing_model = 'reserved_1m') as reserved_1m,
-      min(p.usd_per_hour) filter (where p.pricing_model = 'reserved_1y') as reserved_1y
+  with t as materialized (
+    select it.id as instance_type_id, it.gpu_model_id, it.gpu_count, it.mig_profile, it.vcpus, it.ram_gib,
+      it.local_disk_gib, gm.name as gpu_model_name, gm.memory_gib as gpu_model_memory_gib, gm.bf16_tflops,
+      gm.memory_bandwidth_gbps, gm.tdp_watts, gm.market_median_usd_per_gpu_hour, mp.slices as mig_slices,
+      coalesce(mp.memory_gib, gm.memory_gib) as gpu_memory_gib, ${share} as gpu_share,
+      -- Facility power at the GPUs' limit before the region's PUE: TDP × share of the GPUs (no host).
+      coalesce(gm.tdp_watts, ${FALLBACK_TDP_WATTS}) / 1000.0 * ${share} as gpu_kw,
+      it.gpu_model_id || case when it.mig_profile is null then '/w' || it.gpu_count else '/m' || mp.slices end
+        as capacity_key
+    from instance_types it
+    join gpu_models gm on gm.id = it.gpu_model_id
+    -- A MIG type's profile (its first entry of that name) from its model's list.
+    left join lateral (
+      select (e.value->>'slices')::int as slices, (e.value->>'memoryGib')::int as memory_gib
+      from jsonb_array_elements(gm.mig_profiles) with ordinality as e(value, n)
+      where it.mig_profile is not null and e.value->>'name' = it.mig_profile
+      order by e.n limit 1
+    ) mp on true
+    ${terms.type.length ? sql`where ${sql.join(terms.type, sql` and `)}` : sql``}
+  ),
+  r as materialized (
+    select r.code as region_code, r.name as region_name, r.city, r.country, r.jurisdiction, r.pue,
+      r.grid_gco2_per_kwh,
+      (cardinality(${textArray(allowed)}) = 0 or r.jurisdiction = any(${textArray(allowed)})) as allowed
+    from regions r
+    ${where(terms.region, sql`r.active`)}
+  ),
+  cap as materialized (
+    select jsonb_object_agg(k, available) as m from (
+      select c.region_code || '/' || c.gpu_model_id || '/w' || s.n as k, sum(c.whole_free / s.n) as available
+      from ${nodeCapacity} c
+      join (select distinct gpu_model_id, gpu_count as n from t where mig_profile is null) s
+        on s.gpu_model_id = c.gpu_model_id
+      where c.active and c.whole_free > 0 and c.region_code in (select region_code from r)
+      group by c.region_code, c.gpu_model_id, s.n
+      union all
+      select c.region_code || '/' || c.gpu_model_id || '/m' || s.n, sum(c.mig_free[s.n])
+      from ${nodeCapacity} c cross join generate_series(1, 7) as s(n)
+      where c.active and c.mig_free[1] > 0 and c.region_code in (select region_code from r)
+        and c.gpu_model_id in (select gpu_model_id from t where mig_profile is not null)
+      group by c.region_code, c.gpu_model_id, s.n
+    ) per_key
+  ),
+  cur as (
+    select p.instance_type_id, p.region_code, min(p.usd_per_hour) as price
     from prices p
-    where p.effective_from <= ${at} and (p.effective_to is null or p.effective_to > ${at})
+    where p.pricing_model = ${f.pricing} and p.effective_from <= ${at}
+      and (p.effective_to is null or p.effective_to > ${at})
     group by p.instance_type_id, p.region_code
   ),
-  -- Availability from node_capacity (one row per node, kept by triggers: drizzle 0019), pre-aggregated per
-  -- (region, model, size) so offerings pick their figure with a hash join.
-  whole_avail as (
-    select c.region_code, c.gpu_model_id, k.gpu_count, sum(c.whole_free / k.gpu_count)::int as available
-    from ${nodeCapacity} c
-    join (select distinct gpu_model_id, gpu_count from instance_types where mig_profile is null) k
-      on k.gpu_model_id = c.gpu_model_id
-    where c.active and c.whole_free > 0
-    group by c.region_code, c.gpu_model_id, k.gpu_count
-  ),
-  mig_avail as (
-    select c.region_code, c.gpu_model_id, s.slices, sum(c.mig_free[s.slices])::int as available
-    from ${nodeCapacity} c cross join generate_series(1, 7) as s(slices)
-    where c.active and c.mig_free[1] > 0
-    group by c.region_code, c.gpu_model_id, s.slices
-  ),
-  -- Each model's MIG profiles once (a handful of rows), joined by name instead of unpacked per offering.
-  mig_profiles as (
-    select distinct on (gm.id, e.value->>'name') gm.id as gpu_model_id, e.value->>'name' as name,
-      (e.value->>'slices')::int as slices, (e.value->>'memoryGib')::int as memory_gib
-    from gpu_models gm cross join jsonb_array_elements(gm.mig_profiles) with ordinality as e(value, n)
-    order by gm.id, e.value->>'name', e.n
-  ),
-  base as (
-    select it.id as instance_type_id, it.gpu_model_id, it.gpu_count, it.mig_profile, it.vcpus, it.ram_gib,
-      it.local_disk_gib, r.code as region_code, r.name as region_name, r.city, r.country, r.jurisdiction,
-      gm.name as gpu_model_name, gm.memory_gib as gpu_model_memory_gib, gm.bf16_tflops,
-      gm.memory_bandwidth_gbps, gm.tdp_watts, gm.market_median_usd_per_gpu_hour, mp.slices as mig_slices,
-      r.pue, r.grid_gco2_per_kwh,
-      -- Facility power at the GPUs' limit: TDP × share of the GPUs × the region's PUE (an estimate, no host).
-      coalesce(gm.tdp_watts, ${FALLBACK_TDP_WATTS}) / 1000.0 * (case when it.mig_profile is null
-        then it.gpu_count::numeric else mp.slices / 7.0 end) * r.pue as energy_kw,
-      coalesce(mp.memory_gib, gm.memory_gib) as gpu_memory_gib,
-      case when it.mig_profile is null then it.gpu_count::numeric else mp.slices / 7.0 end as gpu_share,
-      cur.on_demand, cur.spot, cur.reserved_1m, cur.reserved_1y,
-      (cardinality(${textArray(allowed)}) = 0 or r.jurisdiction = any(${textArray(allowed)})) as allowed,
-      coalesce(case when it.mig_profile is null then wa.available else ma.available end, 0) as available
+  keys as (
+    select cur.instance_type_id, cur.region_code, cur.price,
+      ${availableSql} as available,
+      ${sortColumns(splitSort(f.sort).metric)}
     from cur
-    join instance_types it on it.id = cur.instance_type_id
-    join regions r on r.code = cur.region_code and r.active
-    join gpu_models gm on gm.id = it.gpu_model_id
-    left join mig_profiles mp on mp.gpu_model_id = it.gpu_model_id and mp.name = it.mig_profile
-    left join whole_avail wa on it.mig_profile is null and wa.region_code = r.code
-      and wa.gpu_model_id = it.gpu_model_id and wa.gpu_count = it.gpu_count
-    left join mig_avail ma on it.mig_profile is not null and ma.region_code = r.code
-      and ma.gpu_model_id = it.gpu_model_id and ma.slices = mp.slices
-    ${filters}
-  ),
-  o as (select * from base)`;
+    join t on t.instance_type_id = cur.instance_type_id
+    join r on r.region_code = cur.region_code
+    ${f.maxPrice !== undefined ? sql`where cur.price <= ${f.maxPrice}` : sql``}
+  )`;
 }
 
-/** WHERE terms on `base` (columns of instance_types it, regions r, gpu models gm, current prices cur). */
-export function filterTerms(f: CatalogFilters): SQL[] {
-  const price = sql.raw(`cur.${f.pricing}`);
-  const terms: SQL[] = [sql`${price} is not null`];
-  if (f.region.length) terms.push(sql`r.code = any(${textArray(f.region)})`);
-  if (f.jurisdiction.length) terms.push(sql`r.jurisdiction = any(${textArray(f.jurisdiction)})`);
-  if (f.gpu.length) terms.push(sql`it.gpu_model_id = any(${textArray(f.gpu)})`);
-  if (f.minMemoryGib) terms.push(sql`coalesce(mp.memory_gib, gm.memory_gib) >= ${f.minMemoryGib}`);
-  if (f.gpuCount === "mig") terms.push(sql`it.mig_profile is not null`);
-  else if (f.gpuCount) terms.push(sql`it.mig_profile is null and it.gpu_count = ${Number(f.gpuCount)}`);
-  if (f.maxPrice !== undefined) terms.push(sql`${price} <= ${f.maxPrice}`);
-  return terms;
+const availableOnly = (f: CatalogFilters) => (f.available ? sql`where keys.available > 0` : sql``);
+
+/** One page of offerings, widened, in the page's order; every row carries the filtered total. */
+export function offeringsPageQuery(
+  at: Date,
+  allowed: string[],
+  f: CatalogFilters,
+  terms: OfferingTerms = filterTerms(f),
+  capacity: CapacitySource = "kept",
+): SQL {
+  const models = ["on_demand", "spot", "reserved_1m", "reserved_1y"] as const;
+  return sql`${offeringsWith(at, allowed, f, terms, capacity)},
+  page as materialized (
+    select keys.*, count(*) over ()::int as total
+    from keys ${availableOnly(f)}
+    order by ${orderBy(f.sort, "keys")}
+    limit ${f.pageSize} offset ${(f.page - 1) * f.pageSize}
+  )
+  select page.instance_type_id, page.region_code, page.price, page.available, page.total,
+    t.gpu_model_id, t.gpu_count, t.mig_profile, t.vcpus, t.ram_gib, t.local_disk_gib, t.gpu_model_name,
+    t.gpu_model_memory_gib, t.bf16_tflops, t.memory_bandwidth_gbps, t.tdp_watts,
+    t.market_median_usd_per_gpu_hour, t.mig_slices, t.gpu_memory_gib, t.gpu_share, t.gpu_kw * r.pue as energy_kw,
+    r.region_name, r.city, r.country, r.jurisdiction, r.pue, r.grid_gco2_per_kwh, r.allowed, pr.*
+  from page
+  join t on t.instance_type_id = page.instance_type_id
+  join r on r.region_code = page.region_code
+  cross join lateral (
+    select ${sql.join(
+      models.map((m) => sql`min(p.usd_per_hour) filter (where p.pricing_model = ${m}) as ${sql.raw(m)}`),
+      sql`, `,
+    )}
+    from prices p
+    where p.instance_type_id = page.instance_type_id and p.region_code = page.region_code
+      and p.effective_from <= ${at} and (p.effective_to is null or p.effective_to > ${at})
+  ) pr
+  order by ${orderBy(f.sort, "page")}`;
 }
 
-export function pageQuery(cte: SQL, f: CatalogFilters): SQL {
-  const availableOnly = f.available ? sql`where o.available > 0` : sql``;
-  return sql`${cte}
-    select o.*, ${PRICE_COLUMN[f.pricing]} as price, count(*) over ()::int as total
-    from o ${availableOnly}
-    order by ${sortSql(f.sort, PRICE_COLUMN[f.pricing])}
-    limit ${f.pageSize} offset ${(f.page - 1) * f.pageSize}`;
-}
-
-export function countQuery(cte: SQL, f: CatalogFilters): SQL {
-  const availableOnly = f.available ? sql`where o.available > 0` : sql``;
-  return sql`${cte} select count(*)::int as total from o ${availableOnly}`;
+/** How many offerings pass the filters (for a page past the end, which has no row to carry the total). */
+export function offeringsCountQuery(at: Date, allowed: string[], f: CatalogFilters): SQL {
+  return sql`${offeringsWith(at, allowed, f, filterTerms(f), "kept")}
+    select count(*)::int as total from keys ${availableOnly(f)}`;
 }

@@ -3,166 +3,38 @@ import { sql } from "drizzle-orm";
 import { requireOrgAccess } from "@/lib/access";
 import { type Ctx, NotFoundError, nowOf, parseInput } from "@/lib/core";
 import { readDb } from "@/lib/db/client";
-import type { CapacitySource } from "./capacity";
-import { countQuery, filterTerms, offeringsCte, pageQuery } from "./offerings-sql";
 import {
-  type CatalogFilterInput,
-  type CatalogFilters,
-  catalogFiltersSchema,
-  PRICING_MODELS,
-  type PricingModel,
-} from "./schemas";
+  type Offering,
+  type OfferingPage,
+  type OfferingRow,
+  readOfferingPage,
+  toOffering,
+} from "./offering-row";
+import { filterTerms, offeringsCountQuery, offeringsPageQuery } from "./offerings-sql";
+import { type CatalogFilterInput, catalogFiltersSchema, type PricingModel } from "./schemas";
 
-export type DisallowedReason = {
-  code: "outside_data_residency";
-  /** The organization's allowed jurisdictions, e.g. ["EU"]. */
-  allowedJurisdictions: string[];
-  message: string;
-};
-
-export type Offering = {
-  instanceTypeId: string;
-  regionCode: string;
-  regionName: string;
-  city: string;
-  country: string;
-  jurisdiction: string;
-  gpuModelId: string;
-  gpuModelName: string;
-  /** Whole GPUs; 1 for a MIG slice. */
-  gpuCount: number;
-  migProfile: string | null;
-  /** Compute slices (of 7) for a MIG slice, else null. */
-  migSlices: number | null;
-  /** Memory one device sees: the GPU's, or the MIG profile's. */
-  gpuMemoryGib: number;
-  /** Dense BF16 TFLOPS of one whole GPU; null where not verified. */
-  bf16TflopsPerGpu: number | null;
-  memoryBandwidthGbps: number | null;
-  tdpWatts: number | null;
-  vcpus: number;
-  ramGib: number;
-  localDiskGib: number;
-  /** USD per hour for the whole instance in force now, per pricing model (null = not sold that way). */
-  prices: Record<PricingModel, number | null>;
-  /** Price of the pricing model the list was filtered/sorted by. */
-  price: number;
-  pricePerGpu: number;
-  pricePerTflop: number | null;
-  /** Instances of this type that could be placed right now. */
-  available: number;
-  /** Estimated facility energy per hour at the GPUs' power limit (TDP × GPU share × PUE), kWh. */
-  energyKwh: number;
-  /** True when the model publishes no TDP and a fallback power limit was assumed. */
-  energyEstimatedTdp: boolean;
-  /** Estimated grams of CO₂e per hour: energy × the region's grid carbon intensity. */
-  co2eGrams: number;
-  /** Public market median on-demand USD per GPU-hour for this GPU model; null where unknown. */
-  marketMedianPerGpu: number | null;
-  /** pricePerGpu relative to that median: -0.15 is 15 % below it; null where unknown. */
-  vsMarket: number | null;
-  allowed: boolean;
-  disallowedReason: DisallowedReason | null;
-};
-
-export type OfferingPage = {
-  items: Offering[];
-  total: number;
-  page: number;
-  pageSize: number;
-  pageCount: number;
-  filters: CatalogFilters;
-  allowedJurisdictions: string[];
-};
-
-type Row = Record<string, unknown>;
-const n = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
-
-function toOffering(r: Row, allowedJurisdictions: string[]): Offering {
-  const prices = Object.fromEntries(PRICING_MODELS.map((m) => [m, n(r[m])])) as Record<
-    PricingModel,
-    number | null
-  >;
-  const price = Number(r.price);
-  const share = Number(r.gpu_share);
-  const tflops = n(r.bf16_tflops);
-  const allowed = Boolean(r.allowed);
-  const energyKwh = Number(r.energy_kw);
-  const median = n(r.market_median_usd_per_gpu_hour);
-  return {
-    instanceTypeId: String(r.instance_type_id),
-    regionCode: String(r.region_code),
-    regionName: String(r.region_name),
-    city: String(r.city),
-    country: String(r.country),
-    jurisdiction: String(r.jurisdiction),
-    gpuModelId: String(r.gpu_model_id),
-    gpuModelName: String(r.gpu_model_name),
-    gpuCount: Number(r.gpu_count),
-    migProfile: (r.mig_profile as string | null) ?? null,
-    migSlices: n(r.mig_slices),
-    gpuMemoryGib: Number(r.gpu_memory_gib),
-    bf16TflopsPerGpu: tflops,
-    memoryBandwidthGbps: n(r.memory_bandwidth_gbps),
-    tdpWatts: n(r.tdp_watts),
-    vcpus: Number(r.vcpus),
-    ramGib: Number(r.ram_gib),
-    localDiskGib: Number(r.local_disk_gib),
-    prices,
-    price,
-    pricePerGpu: price / share,
-    pricePerTflop: tflops ? price / (share * tflops) : null,
-    available: Number(r.available),
-    energyKwh,
-    energyEstimatedTdp: n(r.tdp_watts) === null,
-    co2eGrams: energyKwh * Number(r.grid_gco2_per_kwh),
-    marketMedianPerGpu: median,
-    vsMarket: median ? price / share / median - 1 : null,
-    allowed,
-    disallowedReason: allowed
-      ? null
-      : {
-          code: "outside_data_residency",
-          allowedJurisdictions,
-          message: `Outside your organization's data residency (${allowedJurisdictions.join(", ")} only)`,
-        },
-  };
-}
+export type { DisallowedReason, Offering, OfferingPage } from "./offering-row";
 
 /**
  * The catalog for one organization: filtered, sorted, paginated offerings with live availability, each
  * marked allowed or not by the organization's data-residency jurisdictions. Filtering, sorting, counting and
- * availability all happen in one SQL statement (a second, count-only one when the page is past the end).
- * Availability is read from node_capacity; `capacity: "recounted"` recounts it from every GPU instead (the
- * benchmark's reference, as the catalog did before drizzle 0019).
+ * availability happen in one SQL statement that sorts narrow rows and widens only the page's (a second,
+ * count-only one when the page is past the end); availability is read from node_capacity.
  */
 export async function listOfferings(
   ctx: Ctx,
   orgSlug: string,
   input: CatalogFilterInput = {},
-  opts: { capacity?: CapacitySource } = {},
 ): Promise<OfferingPage> {
   const { org } = await requireOrgAccess(ctx, orgSlug, "viewer");
   // Programmatic callers (API) get a ValidationError (422) for bad filters; pages use parseCatalogFilters.
   const filters = parseInput(catalogFiltersSchema, input);
-  const exec = readDb(ctx);
+  const at = nowOf(ctx);
   const allowed = org.allowedJurisdictions;
-  const cte = offeringsCte(nowOf(ctx), allowed, filterTerms(filters), opts.capacity);
-  const { rows } = await exec.execute<Row>(pageQuery(cte, filters));
-  let total = Number(rows[0]?.total ?? 0);
-  if (!rows.length && filters.page > 1) {
-    const counted = await exec.execute<{ total: number }>(countQuery(cte, filters));
-    total = Number(counted.rows[0]?.total ?? 0);
-  }
-  return {
-    items: rows.map((r) => toOffering(r, allowed)),
-    total,
-    page: filters.page,
-    pageSize: filters.pageSize,
-    pageCount: Math.max(1, Math.ceil(total / filters.pageSize)),
-    filters,
-    allowedJurisdictions: allowed,
-  };
+  return readOfferingPage(readDb(ctx), filters, allowed, {
+    page: offeringsPageQuery(at, allowed, filters),
+    count: () => offeringsCountQuery(at, allowed, filters),
+  });
 }
 
 /** One offering (instance type in a region) as the organization sees it; NotFound when not on sale now. */
@@ -173,14 +45,12 @@ export async function getOffering(
 ): Promise<Offering> {
   const { org } = await requireOrgAccess(ctx, orgSlug, "viewer");
   const filters = parseInput(catalogFiltersSchema, { pricing: key.pricing ?? "on_demand", pageSize: 10 });
-  const terms = [
-    ...filterTerms(filters),
-    sql`it.id = ${key.instanceTypeId}`,
-    sql`r.code = ${key.regionCode}`,
-  ];
-  const exec = readDb(ctx);
-  const { rows } = await exec.execute<Row>(
-    pageQuery(offeringsCte(nowOf(ctx), org.allowedJurisdictions, terms), filters),
+  const terms = filterTerms(filters);
+  const { rows } = await readDb(ctx).execute<OfferingRow>(
+    offeringsPageQuery(nowOf(ctx), org.allowedJurisdictions, filters, {
+      type: [...terms.type, sql`it.id = ${key.instanceTypeId}`],
+      region: [...terms.region, sql`r.code = ${key.regionCode}`],
+    }),
   );
   const row = rows[0];
   if (!row) throw new NotFoundError("Offering");

@@ -2,7 +2,12 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { recountedNodeCapacity } from "@/lib/catalog/capacity";
-import { filterTerms, offeringsCte, pageQuery } from "@/lib/catalog/offerings-sql";
+import {
+  referenceFilterTerms,
+  referenceOfferingsCte,
+  referencePageQuery,
+} from "@/lib/catalog/offerings-reference";
+import { offeringsPageQuery } from "@/lib/catalog/offerings-sql";
 import { catalogFiltersSchema } from "@/lib/catalog/schemas";
 import { insertSynthetic, syntheticPlan } from "@/lib/catalog/synthetic";
 import { getDb } from "@/lib/db/client";
@@ -155,11 +160,17 @@ describe("node_capacity (kept by triggers on allocations, GPUs and nodes)", () =
     const page = async (capacity: "kept" | "recounted") =>
       (
         await db().execute<Row>(
-          pageQuery(offeringsCte(new Date(), [], filterTerms(filters), capacity), filters),
+          referencePageQuery(
+            referenceOfferingsCte(new Date(), [], referenceFilterTerms(filters), capacity),
+            filters,
+          ),
         )
       ).rows.map((o) => `${o.instance_type_id}@${o.region_code}=${o.available}`);
     const kept = await page("kept");
     expect(kept.length).toBe(plan.offerings.length);
     expect(kept).toEqual(await page("recounted"));
+    // The paged statement listOfferings runs (availability looked up per capacity key) agrees with both.
+    const paged = await db().execute<Row>(offeringsPageQuery(new Date(), [], filters));
+    expect(paged.rows.map((o) => `${o.instance_type_id}@${o.region_code}=${o.available}`)).toEqual(kept);
   });
 });
