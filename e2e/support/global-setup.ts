@@ -76,6 +76,9 @@ export default async function globalSetup(config: FullConfig) {
     FORJA_API_READ_LIMIT: "100000",
     // Simulated provisioning/stop delays ÷ 30, so journeys see queued → running in seconds.
     FORJA_SIM_SPEED: process.env.FORJA_SIM_SPEED ?? "30",
+    // No journey is about the simulator's 3 % failed starts; with them, a journey that waits for "Running" fails
+    // one launch in 33.
+    FORJA_SIM_FAILURE_RATE: process.env.FORJA_SIM_FAILURE_RATE ?? "0",
     NEXT_DIST_DIR: E2E_DIST_DIR,
     PORT: String(port),
   };

@@ -25,7 +25,7 @@ export const simulatedProvider: Provider = {
   spotInterruptionIn: simulatedSpotInterruption,
 };
 
-export { FAILURE_RATE, SPOT_INTERRUPTIONS_PER_HOUR, simSpeed } from "./lifecycle";
+export { FAILURE_RATE, SPOT_INTERRUPTIONS_PER_HOUR, simFailureRate, simSpeed } from "./lifecycle";
 export { IDLE_POWER_SHARE, powerEnvelope } from "./metrics";
 export { mulberry32 } from "./prng";
 export { TICK_MS } from "./workloads";

@@ -24,6 +24,17 @@ const K = {
 } as const;
 /** About 3 % of provisioning attempts fail, as on real fleets (bad node, image pull, driver health check). */
 export const FAILURE_RATE = 0.03;
+
+/**
+ * FORJA_SIM_FAILURE_RATE (0–1, default FAILURE_RATE) overrides that share: 0 for a demo or a test that is not
+ * about failed starts (a 3 % draw otherwise fails such a test one run in 33). Read on each call, as the speed.
+ */
+export function simFailureRate(): number {
+  const raw = process.env.FORJA_SIM_FAILURE_RATE;
+  if (raw === undefined || raw === "") return FAILURE_RATE;
+  const v = Number(raw);
+  return Number.isFinite(v) && v >= 0 && v <= 1 ? v : FAILURE_RATE;
+}
 /** Spot interruptions: a Poisson process with this many expected interruptions per running hour. */
 export const SPOT_INTERRUPTIONS_PER_HOUR = 0.02;
 
@@ -45,7 +56,7 @@ export function planSimulatedProvisioning(inst: ProviderInstance, now: Date): Pr
   // Keyed on the attempt's time too, so a restarted instance gets a fresh draw, yet the same call repeats.
   const attempt = Math.floor(now.getTime() / 1000);
   const seconds = baseProvisionSeconds(inst, hashUnit(inst.simSeed, K.delay, attempt)) / simSpeed();
-  if (hashUnit(inst.simSeed, K.fail, attempt) < FAILURE_RATE) {
+  if (hashUnit(inst.simSeed, K.fail, attempt) < simFailureRate()) {
     const share = 0.3 + 0.7 * hashUnit(inst.simSeed, K.failAt, attempt);
     const reason =
       FAILURE_REASONS[Math.floor(hashUnit(inst.simSeed, K.failReason, attempt) * FAILURE_REASONS.length)];

@@ -165,6 +165,7 @@ describe("simulated provider: logs", () => {
 describe("simulated provider: lifecycle timing", () => {
   afterEach(() => {
     delete process.env.FORJA_SIM_SPEED;
+    delete process.env.FORJA_SIM_FAILURE_RATE;
   });
 
   it("provisions notebooks in 20–90 s, 8-GPU nodes slower, fails about 3 % of attempts with a reason", () => {
@@ -189,6 +190,25 @@ describe("simulated provider: lifecycle timing", () => {
     expect(failed / 4000).toBeGreaterThan(0.015);
     expect(failed / 4000).toBeLessThan(0.05);
     expect(sim.planProvisioning(nb, new Date(T0))).toEqual(sim.planProvisioning(nb, new Date(T0)));
+  });
+
+  it("fails the share FORJA_SIM_FAILURE_RATE says (0: none, 1: all), the default for a value out of range", () => {
+    const failures = () => {
+      let n = 0;
+      for (let k = 0; k < 2000; k++)
+        if (sim.planProvisioning(inst({ simSeed: k }), new Date(T0 + k * 1000)).outcome === "failed") n++;
+      return n;
+    };
+    const byDefault = failures();
+    expect(byDefault).toBeGreaterThan(0);
+    process.env.FORJA_SIM_FAILURE_RATE = "0";
+    expect(failures()).toBe(0);
+    process.env.FORJA_SIM_FAILURE_RATE = "1";
+    expect(failures()).toBe(2000);
+    process.env.FORJA_SIM_FAILURE_RATE = "0.5";
+    expect(failures()).toBeGreaterThan(800);
+    process.env.FORJA_SIM_FAILURE_RATE = "7";
+    expect(failures()).toBe(byDefault);
   });
 
   it("divides delays by FORJA_SIM_SPEED", () => {
