@@ -25,11 +25,26 @@ type PodSpec = {
   affinity?: {
     nodeAffinity?: {
       requiredDuringSchedulingIgnoredDuringExecution?: {
-        nodeSelectorTerms: Array<{ matchExpressions: Array<{ key: string; values?: string[] }> }>;
+        nodeSelectorTerms: Array<{ matchExpressions: Expr[] }>;
       };
+      preferredDuringSchedulingIgnoredDuringExecution?: Array<{
+        weight: number;
+        preference: { matchExpressions: Expr[] };
+      }>;
     };
   };
 };
+type Expr = { key: string; operator: string; values?: string[] };
+
+/** A node selector requirement, as the scheduler reads it (In, NotIn, Exists, DoesNotExist). */
+function matches(e: Expr, labels: Record<string, string>): boolean {
+  const v = labels[e.key];
+  if (e.operator === "In") return v !== undefined && (e.values ?? []).includes(v);
+  if (e.operator === "NotIn") return v === undefined || !(e.values ?? []).includes(v);
+  if (e.operator === "Exists") return v !== undefined;
+  if (e.operator === "DoesNotExist") return v === undefined;
+  throw new Error(`the stand-in's scheduler does not know the operator ${e.operator}`);
+}
 
 /** The words of each `echo …` in a `/bin/sh -c` line, quotes removed. */
 function echoes(command: string[]): string[] {
@@ -112,10 +127,7 @@ export class StandInKubelet {
     const terms =
       spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
     const labels = node.metadata.labels ?? {};
-    if (
-      terms.length > 0 &&
-      !terms.some((t) => t.matchExpressions.every((e) => (e.values ?? []).includes(labels[e.key] ?? "")))
-    ) {
+    if (terms.length > 0 && !terms.some((t) => t.matchExpressions.every((e) => matches(e, labels)))) {
       return "node(s) didn't match Pod's node affinity/selector";
     }
     const alloc = (node.status as { allocatable: Record<string, string> }).allocatable;
@@ -154,8 +166,15 @@ export class StandInKubelet {
       if (st.phase !== "Pending") continue;
       if (!spec.nodeName) {
         const why = nodes.map((n) => this.fits(pod, n));
-        const i = why.indexOf(null);
-        const node = i >= 0 ? nodes[i] : undefined;
+        // Among the nodes that fit, the one the pod's preferred affinity weighs most (the first on a tie).
+        const prefs = spec.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? [];
+        const score = (n: KObject) =>
+          prefs
+            .filter((p) => p.preference.matchExpressions.every((e) => matches(e, n.metadata.labels ?? {})))
+            .reduce((sum, p) => sum + p.weight, 0);
+        const node = nodes
+          .filter((_, k) => why[k] === null)
+          .reduce<KObject | undefined>((best, n) => (!best || score(n) > score(best) ? n : best), undefined);
         if (node) {
           this.update(pod, {
             spec: { ...spec, nodeName: node.metadata.name },

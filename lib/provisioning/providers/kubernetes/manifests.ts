@@ -78,7 +78,24 @@ export function buildManifests(cfg: KubernetesRegionConfig, w: WorkloadSpec): Ma
       ? [{ key: "nvidia.com/gpu.product", operator: "In" as const, values: w.gpuProducts }]
       : []),
     ...(w.migProfile ? [{ key: "nvidia.com/mig.strategy", operator: "In" as const, values: ["mixed"] }] : []),
+    // On-demand and reserved work never lands on spot capacity: a spot node that is only labelled (EKS,
+    // Karpenter, GKE without the optional taint) would otherwise take it and reclaim it like spot.
+    ...(w.spot
+      ? []
+      : Object.entries(cfg.spotLabels).map(([key, value]) => ({
+          key,
+          operator: "NotIn" as const,
+          values: [value],
+        }))),
   ];
+  // Spot work prefers spot nodes (the labels say which); it is not pinned to them, since a node marked spot by
+  // a taint alone cannot be selected by affinity, only tolerated.
+  const spotPreference = w.spot
+    ? Object.entries(cfg.spotLabels).map(([key, value]) => ({
+        weight: 100,
+        preference: { matchExpressions: [{ key, operator: "In" as const, values: [value] }] },
+      }))
+    : [];
   const pod = new Pod({
     metadata: { name: names.pod, namespace: ns, labels: { ...base, [LABEL.run]: w.run } },
     spec: {
@@ -90,13 +107,20 @@ export function buildManifests(cfg: KubernetesRegionConfig, w: WorkloadSpec): Ma
       imagePullSecrets: cfg.imagePullSecrets.map((name) => ({ name })),
       securityContext: { runAsNonRoot: true, runAsUser: cfg.runAsUser, fsGroup: cfg.runAsUser },
       tolerations,
-      ...(affinityTerms.length > 0
+      ...(affinityTerms.length > 0 || spotPreference.length > 0
         ? {
             affinity: {
               nodeAffinity: {
-                requiredDuringSchedulingIgnoredDuringExecution: {
-                  nodeSelectorTerms: [{ matchExpressions: affinityTerms }],
-                },
+                ...(affinityTerms.length > 0
+                  ? {
+                      requiredDuringSchedulingIgnoredDuringExecution: {
+                        nodeSelectorTerms: [{ matchExpressions: affinityTerms }],
+                      },
+                    }
+                  : {}),
+                ...(spotPreference.length > 0
+                  ? { preferredDuringSchedulingIgnoredDuringExecution: spotPreference }
+                  : {}),
               },
             },
           }

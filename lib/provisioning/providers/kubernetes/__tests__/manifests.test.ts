@@ -41,7 +41,15 @@ describe("manifests (validated against the Kubernetes schemas by kubernetes-mode
         ?.nodeSelectorTerms[0];
     expect(term?.matchExpressions).toEqual([
       { key: "nvidia.com/gpu.product", operator: "In", values: ["NVIDIA-H100-80GB-HBM3"] },
+      // On-demand work stays off spot nodes of every configured convention (GKE, AKS, EKS, Karpenter).
+      { key: "cloud.google.com/gke-spot", operator: "NotIn", values: ["true"] },
+      { key: "kubernetes.azure.com/scalesetpriority", operator: "NotIn", values: ["spot"] },
+      { key: "eks.amazonaws.com/capacityType", operator: "NotIn", values: ["SPOT"] },
+      { key: "karpenter.sh/capacity-type", operator: "NotIn", values: ["spot"] },
     ]);
+    expect(
+      m.pod.spec?.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution,
+    ).toBeUndefined();
     expect(m.pod.spec?.tolerations).toEqual([
       { key: "nvidia.com/gpu", operator: "Exists", effect: "NoSchedule" },
     ]);
@@ -63,8 +71,24 @@ describe("manifests (validated against the Kubernetes schemas by kubernetes-mode
     }
   });
 
-  it("spot tolerates the spot taints (GKE, AKS, Forja's own) besides the GPU taint", () => {
-    const keys = buildManifests(cfg, { ...base, spot: true }).pod.spec?.tolerations?.map((t) => t.key);
+  it("spot tolerates the spot taints (GKE, AKS, Forja's own) besides the GPU taint, and prefers spot nodes", () => {
+    const spot = buildManifests(cfg, { ...base, spot: true }).pod.spec;
+    const affinity = spot?.affinity?.nodeAffinity;
+    expect(
+      affinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms[0]?.matchExpressions,
+    ).toEqual([{ key: "nvidia.com/gpu.product", operator: "In", values: ["NVIDIA-H100-80GB-HBM3"] }]);
+    expect(affinity?.preferredDuringSchedulingIgnoredDuringExecution).toContainEqual({
+      weight: 100,
+      preference: {
+        matchExpressions: [{ key: "eks.amazonaws.com/capacityType", operator: "In", values: ["SPOT"] }],
+      },
+    });
+    const own = parseKubernetesRegion({ region: "x", spotLabels: { "node.example.com/lifecycle": "spot" } });
+    expect(
+      buildManifests(own, base).pod.spec?.affinity?.nodeAffinity
+        ?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms[0]?.matchExpressions,
+    ).toContainEqual({ key: "node.example.com/lifecycle", operator: "NotIn", values: ["spot"] });
+    const keys = spot?.tolerations?.map((t) => t.key);
     expect(keys).toEqual([
       "nvidia.com/gpu",
       "cloud.google.com/gke-spot",

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
-import { launch } from "@/lib/provisioning";
+import { launch, terminate } from "@/lib/provisioning";
 import { bigQuota, newOrg, notebookSpec } from "@/lib/provisioning/__tests__/fixtures";
 import { H100, k8sWorld } from "./harness";
 
@@ -45,6 +45,41 @@ async function events(id: string) {
   );
   return r.rows.map((e) => e.to_state);
 }
+
+describe("spot and on-demand on the cluster", () => {
+  it("on-demand work never lands on a (label-only) spot node; spot work prefers one", async () => {
+    const o = await newOrg("k8sspot");
+    await bigQuota(o.org.id, w.fleet.region);
+    const big = { kind: "container", command: "python train.py", instanceType: "h100.8x" };
+    const a = (await launch(o.ctx, o.slug, notebookSpec(w.fleet.region, big))).instance.id;
+    const b = (await launch(o.ctx, o.slug, notebookSpec(w.fleet.region, big))).instance.id;
+    for (let i = 0; i < 3; i++) await w.pass();
+    const states = [(await w.state(a))?.state, (await w.state(b))?.state].sort();
+    // gpu-a holds one; the free spot node must not take the other.
+    expect(states).toEqual(["queued", "running"]);
+    const placed = [podOf(a), podOf(b)].map((p) => (p?.spec as { nodeName?: string } | undefined)?.nodeName);
+    expect(placed.sort()).toEqual(["gpu-a", undefined]);
+    await terminate(o.ctx, o.slug, a);
+    await terminate(o.ctx, o.slug, b);
+    await w.pass();
+    await w.pass();
+    // Both nodes free: the spot instance goes to the spot node, not the first node that fits.
+    const s = (
+      await launch(
+        o.ctx,
+        o.slug,
+        notebookSpec(w.fleet.region, { ...big, instanceType: "h100.1x", pricingModel: "spot" }),
+      )
+    ).instance.id;
+    for (let i = 0; i < 3; i++) await w.pass();
+    expect((await w.state(s))?.state).toBe("running");
+    expect((podOf(s)?.spec as { nodeName?: string } | undefined)?.nodeName).toBe("spot-1");
+    await terminate(o.ctx, o.slug, s);
+    await w.pass();
+    await w.pass();
+    expect(podOf(s)).toBeUndefined();
+  });
+});
 
 describe("state from the watch", () => {
   it("eviction → preempted → requeued (auto-recover) → a new pod runs", async () => {
