@@ -123,3 +123,14 @@ export function observePod(pod: V1Pod): PodObservation {
     queueReason: { code: "cluster_waiting", params: {} },
   };
 }
+
+/**
+ * How a pod that is gone ended, from its last state: finished, failed or disrupted; null when it was still
+ * starting or running (then the pass only knows that it vanished). The deletion itself is not the end: a
+ * finished pod deleted afterwards still finished.
+ */
+export function observeDeletedPod(pod: V1Pod): PodObservation | null {
+  const { deletionTimestamp: _, ...metadata } = pod.metadata ?? {};
+  const o = observePod({ ...pod, metadata });
+  return o.kind === "succeeded" || o.kind === "failed" || o.kind === "preempted" ? o : null;
+}

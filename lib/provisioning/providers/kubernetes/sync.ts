@@ -10,7 +10,7 @@ import { call, KubeApiError } from "./client";
 import { discoverNode } from "./discovery";
 import { collectGarbage } from "./gc";
 import { namespaceFor, objectNames } from "./names";
-import { type ClusterQueueReason, observePod } from "./pod-state";
+import { type ClusterQueueReason, observeDeletedPod, observePod } from "./pod-state";
 import { loadRegionInstances, type RegionInstance, syncDiscoveredNodes } from "./records";
 import { ensureWatch, type RegionRuntime } from "./runtime";
 
@@ -51,6 +51,8 @@ export async function syncKubernetesRegion(
   ];
   const watch = ensureWatch(rt, opts);
   await watch.whenSynced();
+  // Pods deleted before this mark are forgotten when the pass ends; later ones are kept for the next pass too.
+  const mark = watch.passStarted();
   const insts = await loadRegionInstances(db, cfg.region, products);
   // Per instance, the transitions it goes through in this pass, in order (queued → provisioning → running).
   const chains = new Map<string, Transition[]>();
@@ -67,8 +69,10 @@ export async function syncKubernetesRegion(
   for (const i of insts) {
     const ns = namespaceFor(cfg, i.orgSlug, i.projectSlug);
     const names = objectNames(i.instanceId, i.run);
-    const pod: V1Pod | undefined = watch.pods.get(`${ns}/${names.pod}`);
-    const obs = pod ? observePod(pod) : null;
+    const key = `${ns}/${names.pod}`;
+    const pod: V1Pod | undefined = watch.pods.get(key);
+    const last = pod ? undefined : watch.deletedPod(key);
+    const obs = pod ? observePod(pod) : last ? observeDeletedPod(last) : null;
     try {
       if (i.state === "stopping" || i.state === "terminating" || i.state === "preempting") {
         const keepDisk = i.state !== "terminating";
@@ -217,6 +221,7 @@ export async function syncKubernetesRegion(
       );
     }
   });
+  watch.passEnded(mark);
   result.collected = await collectGarbage(db, rt);
   return result;
 }

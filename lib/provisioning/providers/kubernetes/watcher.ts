@@ -17,6 +17,15 @@ export type PodWatchStats = {
  */
 export class PodWatch {
   readonly pods = new Map<string, V1Pod>();
+  /**
+   * The last state of each recently deleted pod: a pod that finished, failed or was disrupted and then went
+   * away between two passes still tells the pass how it ended (a spot reclaim marks DisruptionTarget, then
+   * deletes). Pods that vanished between two lists (after a 410 or a resync) are kept with the last state this
+   * process saw, as an informer's DeletedFinalStateUnknown. Each is kept until the end of the first pass that
+   * started after it was deleted (`passStarted` / `passEnded`).
+   */
+  private deleted = new Map<string, { pod: V1Pod; seq: number }>();
+  private seq = 0;
   readonly stats: PodWatchStats = { lists: 0, connects: 0, gone: 0, errors: 0, lastError: null };
   private rv = "";
   private stopped = false;
@@ -55,6 +64,24 @@ export class PodWatch {
     for (const t of this.timers) clearInterval(t);
   }
 
+  /** The last state of a deleted pod, if it went recently (see `deleted`). */
+  deletedPod(key: string): V1Pod | undefined {
+    return this.deleted.get(key)?.pod;
+  }
+
+  /** A mark for `passEnded`: what was deleted before it has been seen by the pass that takes it. */
+  passStarted(): number {
+    return ++this.seq;
+  }
+
+  passEnded(mark: number): void {
+    for (const [k, d] of this.deleted) if (d.seq < mark) this.deleted.delete(k);
+  }
+
+  private tombstone(key: string, pod: V1Pod): void {
+    this.deleted.set(key, { pod, seq: this.seq });
+  }
+
   private key(p: V1Pod): string {
     return `${p.metadata?.namespace}/${p.metadata?.name}`;
   }
@@ -64,6 +91,8 @@ export class PodWatch {
       coreApi(this.kc).listPodForAllNamespaces({ labelSelector: this.selector }),
     );
     this.stats.lists++;
+    const listed = new Set(list.items.map((p) => this.key(p)));
+    for (const [k, p] of this.pods) if (!listed.has(k)) this.tombstone(k, p);
     this.pods.clear();
     for (const p of list.items) this.pods.set(this.key(p), p);
     this.rv = list.metadata?.resourceVersion ?? "";
@@ -106,7 +135,10 @@ export class PodWatch {
         }
         this.attempt = 0;
         if (type === "ADDED" || type === "MODIFIED") this.pods.set(this.key(obj), obj);
-        else if (type === "DELETED") this.pods.delete(this.key(obj));
+        else if (type === "DELETED") {
+          this.pods.delete(this.key(obj));
+          this.tombstone(this.key(obj), obj);
+        }
         this.rv = obj.metadata?.resourceVersion ?? this.rv;
       },
       (err: unknown) => {

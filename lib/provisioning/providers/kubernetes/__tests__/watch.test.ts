@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { launch, terminate } from "@/lib/provisioning";
 import { bigQuota, newOrg, notebookSpec } from "@/lib/provisioning/__tests__/fixtures";
+import { detachKubernetesRegion } from "..";
 import { H100, k8sWorld } from "./harness";
 
 let w: Awaited<ReturnType<typeof k8sWorld>>;
@@ -109,7 +110,24 @@ describe("state from the watch", () => {
     const r = await getDb().execute<{ reason: string }>(
       sql`select reason from instance_events where instance_id = ${id} and to_state = 'preempting'`,
     );
-    expect(r.rows[0]?.reason).toMatch(/^Preempted: the cluster removed the pod/);
+    // The pod is gone by the pass, but the watch kept how it ended: the taint manager's DisruptionTarget.
+    expect(r.rows[0]?.reason).toMatch(/^Preempted: its node was tainted out of service .*NoExecute taint/);
+  });
+
+  it("a pod that finished and was deleted before the pass looked still counts as finished (stopped, not failed)", async () => {
+    const o = await newOrg("k8swatch");
+    const spec = { kind: "container", command: "python train.py; exit 0" };
+    const id = (await launch(o.ctx, o.slug, notebookSpec(w.fleet.region, spec))).instance.id;
+    await w.pass(); // created; the kubelet binds it
+    await w.pass(); // provisioning; the kubelet runs it to completion (Succeeded)
+    expect((podOf(id)?.status as { phase?: string } | undefined)?.phase).toBe("Succeeded");
+    expect((await w.state(id))?.state).toBe("provisioning");
+    // Someone (an operator's kubectl, a TTL controller) deletes the finished pod before Forja's next pass.
+    const p = podOf(id);
+    w.cluster.api.store.remove("pods", p?.metadata.namespace, p?.metadata.name as string);
+    await w.caughtUp();
+    await w.pass();
+    expect((await events(id)).slice(-3)).toEqual(["running", "stopping", "stopped"]);
   });
 
   it("reconnects after a dropped connection and after 410 Gone, missing no transition", async () => {
@@ -129,6 +147,26 @@ describe("state from the watch", () => {
     expect(watch.stats.gone).toBeGreaterThan(before.gone);
     expect(watch.stats.lists).toBeGreaterThan(before.lists);
     expect((await events(id)).slice(-3)).toEqual(["preempting", "preempted", "queued"]);
+  });
+
+  it("transitions made while the worker was down are seen by the restarted one (eviction, a finished command)", async () => {
+    const evicted = await runningSpot();
+    const o = await newOrg("k8swatch");
+    const spec = { kind: "container", command: "python train.py; exit 0" };
+    const done = (await launch(o.ctx, o.slug, notebookSpec(w.fleet.region, spec))).instance.id;
+    await w.pass(); // created and bound
+    // The worker stops; meanwhile the cluster evicts one pod and the other's command finishes.
+    detachKubernetesRegion(w.cfg.region);
+    w.cluster.kubelet.evict(
+      podOf(evicted)?.metadata.namespace as string,
+      podOf(evicted)?.metadata.name as string,
+    );
+    w.cluster.kubelet.tick();
+    expect((podOf(done)?.status as { phase?: string } | undefined)?.phase).toBe("Succeeded");
+    w.restartWorker();
+    await w.pass();
+    expect((await events(evicted)).slice(-3)).toEqual(["preempting", "preempted", "queued"]);
+    expect((await events(done)).slice(-4)).toEqual(["provisioning", "running", "stopping", "stopped"]);
   });
 
   it("a restarted worker garbage-collects pods no instance owns any more (no orphans after a crash)", async () => {
