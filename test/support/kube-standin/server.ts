@@ -4,11 +4,12 @@ import type { AddressInfo } from "node:net";
 import { KINDS, type KObject, matchesSelector, ObjectStore } from "./store";
 
 export type Verb = "get" | "list" | "watch" | "create" | "delete" | "update";
-export type Call = { verb: Verb; resource: string };
+export type Call = { verb: Verb; resource: string; at: number };
 export type Fault = {
   verb?: Verb;
   resource?: string;
-  status: 403 | 409 | 422 | 500 | "timeout";
+  /** "timeout": never answered; "close": a 200 whose body ends at once (a proxy cutting a watch). */
+  status: 403 | 409 | 410 | 422 | 500 | "timeout" | "close";
   times?: number;
 };
 type LogLine = { at: Date; text: string };
@@ -39,6 +40,7 @@ async function body(req: IncomingMessage): Promise<unknown> {
 const REASONS: Record<number, string> = {
   403: "Forbidden",
   409: "AlreadyExists",
+  410: "Expired",
   422: "Invalid",
   500: "InternalError",
 };
@@ -137,9 +139,13 @@ export class KubeApiStandIn {
                 ? "watch"
                 : "list";
     const rname = sub ? `${resource}/${sub}` : resource;
-    this.calls.push({ verb, resource: rname });
+    this.calls.push({ verb, resource: rname, at: Date.now() });
     const fault = this.takeFault(verb, rname);
     if (fault?.status === "timeout") return; // never answered: the client's timeout must fire
+    if (fault?.status === "close") {
+      res.writeHead(200, { "content-type": "application/json" });
+      return res.end();
+    }
     if (fault)
       return status(
         res,
@@ -254,9 +260,13 @@ export class KubeApiStandIn {
         )
       : null;
     this.watches.add(res);
+    // timeoutSeconds: the server ends the watch cleanly after that long, as the real one does.
+    const timeoutS = Number(q.get("timeoutSeconds") || 0);
+    const ending = timeoutS > 0 ? setTimeout(() => res.end(), timeoutS * 1000) : null;
     const close = () => {
       unsubscribe();
       if (timer) clearInterval(timer);
+      if (ending) clearTimeout(ending);
       this.watches.delete(res);
     };
     req.on("close", close);

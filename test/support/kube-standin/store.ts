@@ -101,9 +101,15 @@ export class ObjectStore {
     if (rv < this.compactedBelow) return null;
     return this.history.filter((e) => e.resource === resource && e.rv > rv);
   }
-  compact(): void {
-    this.compactedBelow = this.rv + 1;
-    this.history = [];
+  /** Forget history: all of it (even the current version is too old then), or up to `upTo` as etcd does. */
+  compact(upTo?: number): void {
+    if (upTo === undefined) {
+      this.compactedBelow = this.rv + 1;
+      this.history = [];
+      return;
+    }
+    this.compactedBelow = upTo;
+    this.history = this.history.filter((e) => e.rv > upTo);
   }
   subscribe(fn: (e: WatchEvent) => void): () => void {
     this.listeners.add(fn);

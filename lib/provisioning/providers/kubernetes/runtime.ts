@@ -2,7 +2,7 @@ import type { CoreV1Api, KubeConfig } from "@kubernetes/client-node";
 import { coreApi, kubeConfigFor } from "./client";
 import type { KubernetesRegionConfig } from "./config";
 import { managedSelector } from "./names";
-import { PodWatch } from "./watcher";
+import { PodWatch, type PodWatchOptions } from "./watcher";
 
 /** What one process keeps per attached region: the client, the pod watch, the namespaces it knows exist. */
 export type RegionRuntime = {
@@ -26,10 +26,7 @@ export function createRuntime(
 }
 
 /** The watch starts on the first sync pass (the worker), not in web processes that only read logs. */
-export function ensureWatch(
-  rt: RegionRuntime,
-  opts: { backoffMinMs?: number; resyncMs?: number } = {},
-): PodWatch {
+export function ensureWatch(rt: RegionRuntime, opts: PodWatchOptions = {}): PodWatch {
   if (!rt.watch) {
     rt.watch = new PodWatch(rt.kc, managedSelector(rt.cfg.region), opts);
     rt.watch.start();

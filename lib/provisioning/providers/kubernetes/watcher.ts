@@ -9,6 +9,16 @@ export type PodWatchStats = {
   lastError: string | null;
 };
 
+export type PodWatchOptions = {
+  backoffMinMs?: number;
+  backoffMaxMs?: number;
+  resyncMs?: number;
+  /** How long the API server is asked to keep one watch open (`timeoutSeconds`); it then closes it cleanly. */
+  watchTimeoutS?: number;
+  /** A watch silent for this long (no event, no bookmark, no close) is dead: abandoned and reconnected. */
+  silenceMs?: number;
+};
+
 /**
  * The region's pods, kept by list + watch: the initial list gives a resourceVersion, the watch continues from
  * it (bookmarks move it on while nothing changes), a dropped connection reconnects from the last version with
@@ -30,6 +40,9 @@ export class PodWatch {
   private rv = "";
   private stopped = false;
   private abort: AbortController | null = null;
+  /** The current connection; callbacks of an abandoned one are ignored. */
+  private gen = 0;
+  private dog: NodeJS.Timeout | undefined;
   private attempt = 0;
   private timers = new Set<NodeJS.Timeout>();
   private synced: Promise<void>;
@@ -38,7 +51,7 @@ export class PodWatch {
   constructor(
     private kc: KubeConfig,
     private selector: string,
-    private opts: { backoffMinMs?: number; backoffMaxMs?: number; resyncMs?: number } = {},
+    private opts: PodWatchOptions = {},
   ) {
     this.synced = new Promise((r) => {
       this.markSynced = r;
@@ -61,6 +74,7 @@ export class PodWatch {
   stop(): void {
     this.stopped = true;
     this.abort?.abort();
+    clearTimeout(this.dog);
     for (const t of this.timers) clearInterval(t);
   }
 
@@ -123,16 +137,44 @@ export class PodWatch {
   }
 
   private async connect(): Promise<void> {
+    const gen = ++this.gen;
+    const live = () => gen === this.gen && !this.stopped;
     let gone = false;
+    let heard = false;
+    let ctl: AbortController | null = null;
     this.stats.connects++;
-    this.abort = await new Watch(this.kc).watch(
+    const timeoutS = this.opts.watchTimeoutS ?? 300;
+    const silenceMs = this.opts.silenceMs ?? (timeoutS + 30) * 1000;
+    // A connection that says nothing for longer than the server was asked to keep it (a half-open TCP
+    // connection, a hung request) would otherwise leave the pods stale until the next resync.
+    const abandon = () => {
+      if (!live()) return;
+      this.gen++;
+      ctl?.abort();
+      this.retry(new Error(`the pod watch said nothing for ${silenceMs / 1000} s; reconnecting`));
+    };
+    const feed = () => {
+      clearTimeout(this.dog);
+      this.dog = setTimeout(abandon, silenceMs);
+      this.dog.unref?.();
+    };
+    feed();
+    ctl = await new Watch(this.kc).watch(
       "/api/v1/pods",
-      { labelSelector: this.selector, resourceVersion: this.rv, allowWatchBookmarks: true },
+      {
+        labelSelector: this.selector,
+        resourceVersion: this.rv,
+        allowWatchBookmarks: true,
+        timeoutSeconds: timeoutS,
+      },
       (type: string, obj: V1Pod & { code?: number }) => {
+        if (!live()) return;
+        feed();
         if (type === "ERROR") {
           if (obj.code === 410) gone = true;
           return;
         }
+        heard = true;
         this.attempt = 0;
         if (type === "ADDED" || type === "MODIFIED") this.pods.set(this.key(obj), obj);
         else if (type === "DELETED") {
@@ -142,14 +184,21 @@ export class PodWatch {
         this.rv = obj.metadata?.resourceVersion ?? this.rv;
       },
       (err: unknown) => {
-        if (this.stopped) return;
-        if (gone) {
+        if (!live()) return;
+        clearTimeout(this.dog);
+        // 410 Gone comes as an ERROR event on an open watch, or as the answer to the watch request itself.
+        if (gone || (err as { statusCode?: number } | null)?.statusCode === 410) {
           this.stats.gone++;
           this.rv = "";
           void this.relistAndWatch();
-        } else if (err) this.retry(err);
-        else void this.relistAndWatch(); // a normal server-side close: continue from the last version
+        } else if (err || !heard) {
+          // A failure, or a connection that closed before saying anything (a proxy cutting it at once):
+          // back off, so a server that keeps closing is not hammered.
+          this.retry(err ?? new Error("the pod watch closed before any event"));
+        } else void this.relistAndWatch(); // a normal close (timeoutSeconds): continue from the last version
       },
     );
+    if (live()) this.abort = ctl;
+    else ctl.abort();
   }
 }
