@@ -170,4 +170,41 @@ describe("failures become clear instance reasons", () => {
     // Every transition the pass wrote has a code: none is an English sentence only.
     expect([...done, ...(await events(bad))].filter((e) => !e.reason_code)).toEqual([]);
   });
+
+  it("a create the API server never answers leaves the instance queued with the timeout in words (10 s a call)", async () => {
+    w.cluster.api.injectFault({ verb: "create", resource: "pods", status: "timeout" });
+    const a = await container();
+    const t = Date.now();
+    await w.pass();
+    expect(Date.now() - t).toBeLessThan(20_000);
+    expect(await w.state(a)).toMatchObject({
+      state: "queued",
+      state_reason: "The cluster's API server did not answer within 10 s to create the pod; Forja retries",
+    });
+    for (let i = 0; i < 3; i++) await w.pass();
+    expect((await w.state(a))?.state).toBe("running");
+  });
+
+  it("cordoned and NotReady nodes become draining and down in Forja's fleet; a node that vanished goes down", async () => {
+    w.cluster.kubelet.addNode({ name: "gpu-cordoned", product: H100, gpus: 8, unschedulable: true });
+    w.cluster.kubelet.addNode({ name: "gpu-notready", product: H100, gpus: 8, ready: false });
+    await w.pass();
+    const status = async () =>
+      Object.fromEntries(
+        (
+          await getDb().execute<{ name: string; status: string }>(
+            sql`select name, status from nodes where region_code = ${w.fleet.region} and name like ${`${w.fleet.region}/%`}`,
+          )
+        ).rows.map((r) => [r.name.split("/")[1], r.status]),
+      );
+    expect(await status()).toMatchObject({
+      "gpu-a": "active",
+      "gpu-cordoned": "draining",
+      "gpu-notready": "down",
+    });
+    w.cluster.api.store.remove("nodes", undefined, "gpu-cordoned");
+    await w.pass();
+    expect((await status())["gpu-cordoned"]).toBe("down");
+    w.cluster.api.store.remove("nodes", undefined, "gpu-notready");
+  });
 });

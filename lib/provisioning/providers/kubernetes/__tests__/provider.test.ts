@@ -3,7 +3,7 @@ import { createTranslator } from "next-intl";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemCtx } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
-import { launch, reconcileInstances, stop, terminate } from "@/lib/provisioning";
+import { getInstance, launch, reconcileInstances, stop, terminate } from "@/lib/provisioning";
 import { bigQuota, newOrg, notebookSpec } from "@/lib/provisioning/__tests__/fixtures";
 import { allCatalogs } from "@/messages";
 import { instanceManifests, manifestsYaml, REDACTED } from "..";
@@ -131,13 +131,21 @@ describe("the Kubernetes provider against the API server stand-in", () => {
     expect(pods()).toHaveLength(0);
   });
 
-  it("exports the manifests it applies to admins, never the notebook token; viewers are refused, other orgs 404", async () => {
+  it("never shows the notebook token to viewers; exports the manifests it applies to admins without it; viewers are refused, other orgs 404", async () => {
     const o = await newOrg("k8s");
     await bigQuota(o.org.id, w.fleet.region);
     const { instance } = await launch(o.ctx, o.slug, notebookSpec(w.fleet.region));
     for (let i = 0; i < 3; i++) await w.pass();
     const token = (await w.state(instance.id))?.connection?.token;
     expect(token).toBeTruthy();
+    // The notebook URL carries the token: members see it, viewers get no connection at all.
+    expect((await getInstance(await o.as("member"), o.slug, instance.id)).instance.connection?.url).toContain(
+      token,
+    );
+    const seen = await getInstance(await o.as("viewer"), o.slug, instance.id);
+    expect(seen.instance.state).toBe("running");
+    expect(seen.instance.connection).toBeNull();
+    expect(JSON.stringify(seen)).not.toContain(token);
     const e = await instanceManifests(o.ctx, o.slug, instance.id, { regions: [w.cfg] });
     expect(e.objects.map((x) => x.kind)).toEqual(
       expect.arrayContaining(["Namespace", "Secret", "Service", "Pod"]),
