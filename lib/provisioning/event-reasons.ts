@@ -34,6 +34,7 @@ export const EVENT_REASON_CODES = [
   "spot_interrupted",
   "spot_reclaimed_for_capacity",
   "borrowed_reclaimed",
+  "quota_lowered",
   "max_runtime",
   "cluster_time_limit",
   "node_drained",

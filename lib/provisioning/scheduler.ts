@@ -3,6 +3,7 @@ import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { type Ctx, checkpoint, nowOf } from "@/lib/core";
 import { readDb, type Tx, withReadCommittedTx } from "@/lib/db/client";
 import { instances } from "@/lib/db/schema";
+import { regionsOverQuota } from "@/lib/quotas";
 import { why } from "./event-reasons";
 import { loadRegionHolders, loadRegionNodes } from "./fleet-state";
 import { applyTransitions, type Transition } from "./lifecycle";
@@ -39,14 +40,21 @@ export async function placeQueuedInstances(
   const now = opts.now ?? nowOf(ctx);
   // A region attached to a cluster-placed engine is placed by that engine's scheduler, never here.
   const external = new Set(clusterPlacedRegions());
+  // Regions with queued work, and those where an organization holds more than an operator's lowered limit
+  // (its gate reclaims with nothing queued).
   const regions = (
     opts.regionCode
       ? [opts.regionCode]
-      : (
-          await readDb(ctx).execute<{ region_code: string }>(
-            sql`select distinct region_code from instances where state = 'queued' order by region_code`,
-          )
-        ).rows.map((r) => r.region_code)
+      : [
+          ...new Set([
+            ...(
+              await readDb(ctx).execute<{ region_code: string }>(
+                sql`select distinct region_code from instances where state = 'queued' order by region_code`,
+              )
+            ).rows.map((r) => r.region_code),
+            ...(await regionsOverQuota(readDb(ctx))),
+          ]),
+        ].sort()
   ).filter((r) => !external.has(r));
   const result: SchedulerResult = { regions, placed: 0, preempted: 0, reclaimed: 0, reservations: [] };
   for (const region of regions) {
@@ -108,10 +116,12 @@ async function placeRegion(
   const reclaimedSet = new Set<string>();
   let reclaimed = 0;
   for (let attempt = 1; ; attempt++) {
-    const moved = await reclaimBorrowed(tx, ctx, gate.reclaim, now, spotNoticeMs);
+    const moved =
+      (await reclaimBorrowed(tx, ctx, gate.reclaim, now, spotNoticeMs, "borrowed_reclaimed")) +
+      (await reclaimBorrowed(tx, ctx, gate.reclaimOverLimit, now, spotNoticeMs, "quota_lowered"));
     reclaimed += moved;
-    for (const id of gate.reclaim) reclaimedSet.add(id);
-    if (moved === gate.reclaim.length) break;
+    for (const id of [...gate.reclaim, ...gate.reclaimOverLimit]) reclaimedSet.add(id);
+    if (moved === gate.reclaim.length + gate.reclaimOverLimit.length) break;
     // A victim changed state since the gate read it (its user stopped it: it keeps its GPUs while it stops),
     // so the plan would lend more than the cohort has: decide again on what holds now, else admit nothing.
     if (attempt === 3) {
@@ -216,7 +226,15 @@ async function placeRegion(
 }
 
 /** Borrowed capacity goes back with the same notice as a spot interruption; auto-recover requeues it. */
-async function reclaimBorrowed(tx: Tx, ctx: Ctx, ids: string[], now: Date, noticeMs: number) {
+/** Reclaimed quota (borrowed work a lender needs, or work over a lowered limit): the spot notice, then preempted. */
+async function reclaimBorrowed(
+  tx: Tx,
+  ctx: Ctx,
+  ids: string[],
+  now: Date,
+  noticeMs: number,
+  code: "borrowed_reclaimed" | "quota_lowered",
+) {
   if (ids.length === 0) return 0;
   const rows = await tx
     .select({ id: instances.id, orgId: instances.orgId })
@@ -230,10 +248,13 @@ async function reclaimBorrowed(tx: Tx, ctx: Ctx, ids: string[], now: Date, notic
       orgId: r.orgId,
       from: "running" as const,
       to: "preempting" as const,
-      reason: why("borrowed_reclaimed", { seconds: Math.round(noticeMs / 1000) }),
+      reason: why(code, { seconds: Math.round(noticeMs / 1000) }),
       patch: {
         stateDeadline: new Date(now.getTime() + noticeMs),
-        stateReason: "Reclaimed: this instance ran on borrowed quota that its lender needed back",
+        stateReason:
+          code === "borrowed_reclaimed"
+            ? "Reclaimed: this instance ran on borrowed quota that its lender needed back"
+            : "Reclaimed: the operator lowered the organization's quota below what it runs",
       },
     })),
   );

@@ -40,7 +40,10 @@ export const quotaLevelsView = (r: QuotaLevelsView): QuotaLevelsView => ({
   lendingLimitGpus: r.lendingLimitGpus,
 });
 
-/** Running instances that a cut to `nominal` would reclaim: borrowed first, lowest priority, youngest. */
+/**
+ * Running instances that holding `excessSlices` less reclaims, in the gate's order (lib/quotas/gate.ts):
+ * marked borrowed first, lowest priority, youngest.
+ */
 async function reclaimPreview(
   tx: Tx,
   k: { orgId: string; gpuModelId: string; regionCode: string },
@@ -63,8 +66,9 @@ async function reclaimPreview(
 
 /**
  * Operator: set an organization's nominal, borrowing and lending limits for a GPU model × region. Going
- * below what it holds within nominal now needs `confirmReclaim`: without it a Conflict lists the instances
- * the next scheduler tick would reclaim. Audited with the levels before and after.
+ * below what it holds within nominal now (or below what it holds in all) needs `confirmReclaim`: without it
+ * a Conflict lists the running instances the next scheduler tick reclaims with notice (the gate takes back
+ * what is held beyond the new limit). Audited with the levels before and after.
  */
 export async function setOrgQuota(
   ctx: Ctx,
@@ -88,16 +92,19 @@ export async function setOrgQuota(
       borrowingLimitGpus: gpusOfSlices(before.borrowingLimit),
       lendingLimitGpus: before.lendingLimit === null ? null : gpusOfSlices(before.lendingLimit),
     });
-    const newLimit = (input.nominalGpus + input.borrowingLimitGpus) * 7;
-    const excess = before.held - Math.max(newLimit, 0);
+    // What the scheduler's gate reclaims once the new levels hold: what it holds beyond nominal plus, in a
+    // cohort, its borrowing limit (outside a cohort nothing may be borrowed). Within that limit in a cohort,
+    // the part above the new nominal stays as borrowed work, reclaimed only when a lender needs it.
+    const newLimit = (input.nominalGpus + (before.inCohort ? input.borrowingLimitGpus : 0)) * 7;
+    const excess = before.held - newLimit;
     const guaranteedNow = Math.min(before.held, before.nominal);
-    if (input.nominalGpus * 7 < guaranteedNow && !input.confirmReclaim) {
-      const reclaim = await reclaimPreview(tx, k, Math.max(excess, guaranteedNow - input.nominalGpus * 7));
+    if ((input.nominalGpus * 7 < guaranteedNow || excess > 0) && !input.confirmReclaim) {
+      const reclaim = await reclaimPreview(tx, k, excess);
       throw new ConflictError(
         `${org.name} holds ${gpusOfSlices(guaranteedNow)} GPUs within its nominal quota; lowering it to ` +
           `${input.nominalGpus} reclaims ${reclaim.length} running instance(s) with notice. Confirm to go ahead.`,
         {
-          reason: "quota_below_use",
+          reason: reclaim.length > 0 ? "quota_below_use" : "quota_below_use_borrowed",
           org: org.name,
           heldGpus: gpusOfSlices(before.held),
           guaranteedGpus: gpusOfSlices(guaranteedNow),

@@ -12,7 +12,10 @@
  * rest borrow, one at a time, from the organization with the lowest weighted dominant share (its largest
  * H / cohort nominal over the region's GPU models, divided by its weight), so no one is starved while idle
  * capacity waits. Reclaim: when lenders' admitted guaranteed work shrinks the pool below what is borrowed,
- * running borrowed instances are reclaimed, lowest priority first, then youngest.
+ * running borrowed instances are reclaimed, lowest priority first, then youngest. And an organization that
+ * holds more than its own limit (N + BL in a cohort, N outside one) after an operator lowered it (a confirmed
+ * cut, an expired temporary raise, a new default) has its running work reclaimed in the same order until it
+ * fits: what the operator's confirmation named.
  */
 import type { QueueReason } from "./reasons";
 import { gpusOfSlices } from "./units";
@@ -55,8 +58,10 @@ export type GateResult = {
   /** In the order the placer should try them; `borrowed` when it goes beyond nominal. */
   admitted: Array<{ id: string; borrowed: boolean }>;
   reasons: Map<string, QueueReason>;
-  /** Running borrowed instances to reclaim with notice. */
+  /** Running borrowed instances to reclaim with notice (a lender of the cohort needs its nominal back). */
   reclaim: string[];
+  /** Running instances to reclaim with notice because their organization holds more than its lowered limit. */
+  reclaimOverLimit: string[];
   /** `${orgId}/${modelId}` now within nominal: their borrowed marks can be cleared. */
   withinNominal: string[];
 };
@@ -75,6 +80,12 @@ function cohortsOf(orgs: Map<string, GateOrg>): Map<string, string[]> {
     out.set(o.cohortId, [...(out.get(o.cohortId) ?? []), orgId]);
   }
   return out;
+}
+
+/** What an organization may hold of a model: nominal plus its borrowing limit, the latter only in a cohort. */
+export function limitOf(input: Pick<GateInput, "levels" | "orgs">, orgId: string, modelId: string): number {
+  const lvl = levelOf(input, orgId, modelId);
+  return input.orgs.get(orgId)?.cohortId ? lvl.nominal + lvl.borrowingLimit : lvl.nominal;
 }
 
 export type PoolState = { borrowed: number; pool: number };
@@ -112,7 +123,13 @@ export function gateQueue(input: GateInput): GateResult {
       cohortNominal.set(key(cohortId, model), n);
     }
   }
-  const out: GateResult = { admitted: [], reasons: new Map(), reclaim: [], withinNominal: [] };
+  const out: GateResult = {
+    admitted: [],
+    reasons: new Map(),
+    reclaim: [],
+    reclaimOverLimit: [],
+    withinNominal: [],
+  };
   const byId = new Map(input.requests.map((r) => [r.id, r]));
   const gpus = gpusOfSlices;
   const take = (r: GateRequest) => {
@@ -120,6 +137,23 @@ export function gateQueue(input: GateInput): GateResult {
     const pk = key(r.projectId, r.modelId);
     if (projectHeld.has(pk)) projectHeld.set(pk, (projectHeld.get(pk) ?? 0) + r.slices);
   };
+
+  // Marked-borrowed work goes first, then lowest priority, then youngest (the order admin.ts's preview names).
+  const victims = input.holders
+    .filter((x) => x.running)
+    .sort(
+      (a, b) =>
+        Number(b.borrowed) - Number(a.borrowed) || a.priority - b.priority || b.startedAt - a.startedAt,
+    );
+  const reclaimed = new Set<string>();
+  // An organization over its own limit (the operator lowered it) gives back running work until it fits.
+  for (const v of victims) {
+    const k = key(v.orgId, v.modelId);
+    if ((held.get(k) ?? 0) <= limitOf(input, v.orgId, v.modelId)) continue;
+    held.set(k, (held.get(k) ?? 0) - v.slices);
+    reclaimed.add(v.id);
+    out.reclaimOverLimit.push(v.id);
+  }
 
   // Pass 1: what fits within nominal (and the project's share), in queue order.
   const candidates: GateRequest[] = [];
@@ -216,18 +250,12 @@ export function gateQueue(input: GateInput): GateResult {
 
   // Reclaim: lenders' admitted guaranteed work may have shrunk a pool below what is borrowed.
   // Marked-borrowed work goes first; others of an over-nominal organization only when its nominal was cut.
-  const victims = input.holders
-    .filter((x) => x.running)
-    .sort(
-      (a, b) =>
-        Number(b.borrowed) - Number(a.borrowed) || a.priority - b.priority || b.startedAt - a.startedAt,
-    );
   for (const [, team] of members) {
     for (const model of models) {
       let state = poolOf(input, team, model, held);
       for (const v of victims) {
         if (state.borrowed <= state.pool) break;
-        if (v.modelId !== model || !team.includes(v.orgId)) continue;
+        if (reclaimed.has(v.id) || v.modelId !== model || !team.includes(v.orgId)) continue;
         const k = key(v.orgId, model);
         if ((held.get(k) ?? 0) <= levelOf(input, v.orgId, model).nominal) continue;
         held.set(k, (held.get(k) ?? 0) - v.slices);

@@ -73,7 +73,7 @@ export {
   setOrgQuotaSchema,
   setQuotaDefaultSchema,
 } from "./schemas";
-export { HELD_STATES, loadRegionQuotaState } from "./state";
+export { HELD_STATES, loadRegionQuotaState, regionsOverQuota } from "./state";
 export { gpusOfSlices, SLICES_PER_GPU, slicesOfGpus } from "./units";
 export {
   adminQuotaListSchema,

@@ -1,8 +1,9 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
-import type { GateHolder, GateInput } from "./gate";
-import { cohortOf, effectiveLevels, withCohortPeers } from "./levels";
+import { type GateHolder, type GateInput, limitOf } from "./gate";
+import { cohortOf, DEFAULT_QUOTA_GPUS, effectiveLevels, withCohortPeers } from "./levels";
+import { SLICES_PER_GPU } from "./units";
 
 /** States that hold GPUs and count as "held" for quota (an instance in its notice is already given back). */
 export const HELD_STATES = ["provisioning", "running", "stopping"] as const;
@@ -53,7 +54,17 @@ export async function loadRegionQuotaState(
     for (const r of res.rows) suspended.add(r.org_id);
   }
 
-  const cohortOrgs = [...orgs].filter(([, o]) => o.cohortId).map(([id]) => id);
+  // Reclaim candidates: cohort members (borrowing), and any organization holding more than its own limit
+  // (an operator lowered it below what runs).
+  const overLimit = [...held]
+    .filter(([k, h]) => {
+      const [orgId, modelId] = k.split("/") as [string, string];
+      return h > limitOf({ levels, orgs }, orgId, modelId);
+    })
+    .map(([k]) => k.split("/")[0] as string);
+  const cohortOrgs = [
+    ...new Set([...[...orgs].filter(([, o]) => o.cohortId).map(([id]) => id), ...overLimit]),
+  ];
   const holders: GateHolder[] = [];
   if (cohortOrgs.length > 0) {
     const res = await exec.execute<{
@@ -84,4 +95,30 @@ export async function loadRegionQuotaState(
     }
   }
   return { orgs, levels, held, projectShares, suspended, holders };
+}
+
+/**
+ * Regions where an organization holds more than its limit (nominal plus, in a cohort, its borrowing limit):
+ * an operator lowered a level below what runs there, so the region's gate has work to reclaim even with
+ * nothing queued. The scheduler ticks them next to the regions with queued work.
+ */
+export async function regionsOverQuota(exec: Executor): Promise<string[]> {
+  const res = await exec.execute<{ region_code: string }>(sql`
+    with held as (
+      select org_id, gpu_model_id, region_code, sum(gpu_count * slices_per_gpu) as slices from instances
+      where state in ${HELD} group by 1, 2, 3)
+    select distinct h.region_code from held h
+    left join quotas q on q.org_id = h.org_id and q.gpu_model_id = h.gpu_model_id
+      and q.region_code = h.region_code
+    left join cohort_members m on m.org_id = h.org_id
+    left join lateral (
+      select * from quota_defaults d
+      where d.gpu_model_id in (h.gpu_model_id, '*') and d.region_code in (h.region_code, '*')
+      order by (d.gpu_model_id = '*'), (d.region_code = '*') limit 1
+    ) d on true
+    where h.slices > (coalesce(q.max_gpus, d.nominal_gpus, ${DEFAULT_QUOTA_GPUS})
+      + case when m.org_id is null then 0 else coalesce(q.borrowing_limit_gpus, d.borrowing_limit_gpus, 0) end)
+      * ${SLICES_PER_GPU}
+    order by 1`);
+  return res.rows.map((r) => r.region_code);
 }

@@ -251,8 +251,8 @@ describe("queue reasons and refusals", () => {
     await expect(launch(o.ctx, o.slug, notebookSpec(fleet.region))).rejects.toBeInstanceOf(ForbiddenError);
   });
 
-  it("asks the operator to confirm a cut below guaranteed use, naming what it reclaims", async () => {
-    const { fleet, lender, op, clock } = await cohortOfTwo();
+  it("asks the operator to confirm a cut below guaranteed use, naming what it reclaims, and reclaims it", async () => {
+    const { fleet, lender, borrower, op, clock } = await cohortOfTwo();
     const l = await launchAt(lender, notebookSpec(fleet.region, { instanceType: "h100.4x" }));
     await tick(clock, fleet.region);
     clock.advance(11_000);
@@ -262,6 +262,22 @@ describe("queue reasons and refusals", () => {
     expect(err).toBeInstanceOf(ConflictError);
     expect(err.details.reclaim).toEqual([expect.objectContaining({ instanceId: l.instance.id, gpus: 4 })]);
     await setOrgQuota(op, { ...cut, nominalGpus: 2, confirmReclaim: true });
+    await tick(clock, fleet.region);
+    expect((await state(l.instance.id))?.state).toBe("preempting");
+    // Within nominal + borrowing limit in a cohort, a cut names nothing to reclaim: the part above the new
+    // nominal is borrowed, kept while the cohort can lend it (the lender's 2 idle GPUs cover the borrower's 1).
+    const b = await launchAt(borrower, notebookSpec(fleet.region, { instanceType: "h100.4x" }));
+    await tick(clock, fleet.region);
+    clock.advance(11_000);
+    await reconcile(clock, fleet.region);
+    expect((await state(b.instance.id))?.state).toBe("running");
+    const soft = { ...cut, orgId: borrower.org.id, nominalGpus: 3, borrowingLimitGpus: 4 };
+    const kept = await setOrgQuota(op, soft).catch((e) => e);
+    expect(kept).toBeInstanceOf(ConflictError);
+    expect(kept.details).toMatchObject({ reason: "quota_below_use_borrowed", reclaimCount: 0 });
+    await setOrgQuota(op, { ...soft, confirmReclaim: true });
+    await tick(clock, fleet.region);
+    expect((await state(b.instance.id))?.state).toBe("running");
     const audit = await getDb().execute<{ action: string; data: { before: { nominalGpus: number } } }>(
       sql`select action, data from audit_log where org_id = ${lender.org.id} and action = 'quota.updated' order by at desc limit 1`,
     );

@@ -154,6 +154,34 @@ describe("quota gate", () => {
     expect(out.reclaim).toEqual(["b3"]);
   });
 
+  it("reclaims an organization's running work above its lowered limit, outside a cohort too, in the reclaim order", () => {
+    // The operator cut b (in no cohort) to 3 GPUs while it runs 8: 5 must go, marked borrowed first, then the
+    // lowest priority, then the youngest; the provisioning one cannot be reclaimed yet and is skipped.
+    const holders = [
+      holder("old", 0, 1, false),
+      holder("young", 0, 5, false),
+      holder("low", -1, 2, false),
+      holder("starting", -9, 6, false, false),
+    ];
+    const out = gateQueue(input({ levels: { "b/m": lvl(3) }, held: new Map([["b/m", 8 * G]]), holders }));
+    expect(out.reclaimOverLimit).toEqual(["low", "young", "old"]);
+    expect(out.reclaim).toEqual([]);
+    // Within its limit nothing is taken, whatever it runs.
+    const fits = gateQueue(input({ levels: { "b/m": lvl(8) }, held: new Map([["b/m", 8 * G]]), holders }));
+    expect(fits.reclaimOverLimit).toEqual([]);
+  });
+
+  it("in a cohort, the lowered limit is nominal plus borrowing limit: the part above nominal stays borrowed", () => {
+    // b: nominal cut to 2 with borrowing 2 while it runs 6; l lends 4 idle. Only 2 GPUs (b3) are over 2 + 2.
+    const { orgs } = lenderAndBorrower();
+    const holders = [holder("b1", 0, 1, false), holder("b2", 0, 2, false), holder("b3", 0, 3, false)];
+    const out = gateQueue(
+      input({ orgs, levels: { "l/m": lvl(4), "b/m": lvl(2, 2) }, held: new Map([["b/m", 6 * G]]), holders }),
+    );
+    expect(out.reclaimOverLimit).toEqual(["b3"]);
+    expect(out.reclaim).toEqual([]);
+  });
+
   it("orders borrowers by their dominant share: the largest over the region's GPU models", () => {
     // Both borrow model n from c. Cohort nominal is 8 GPUs of n and 8 of m; a holds n, b holds its own m.
     const orgs = new Map(["a", "b", "c"].map((o) => [o, { cohortId: "k", weight: 1 }]));

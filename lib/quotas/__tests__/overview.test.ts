@@ -12,11 +12,13 @@ import { getDb } from "@/lib/db/client";
 import { createFixedProvider, launch, placeQueuedInstances, setProvider } from "@/lib/provisioning";
 import { newFleet, newOrg, notebookSpec, testClock } from "@/lib/provisioning/__tests__/fixtures";
 import {
+  checkQuotaInvariants,
   createCohort,
   listCohorts,
   listQuotaHistory,
   listQuotaTable,
   QUOTA_FIELD_MESSAGES,
+  regionsOverQuota,
   setCohortMember,
   setOrgQuota,
 } from "@/lib/quotas";
@@ -93,6 +95,24 @@ describe("operator quota overview", () => {
     );
     expect(q.rows[0]?.max_gpus).toBe(4);
     await setOrgQuota(op, { ...k, nominalGpus: 1, borrowingLimitGpus: 0, confirmReclaim: "on" });
+
+    // Confirmed, the cut does what it said: the region is ticked with nothing queued, and the named instance
+    // gets the reclaim notice (then auto-recover's requeue, as any reclaim); the levels hold again.
+    // (The scheduler's own region list takes regionsOverQuota; the tick is scoped here: files share one database.)
+    expect(await regionsOverQuota(getDb())).toContain(fleet.region);
+    const tick = await placeQueuedInstances(systemCtx("scheduler", { now: clock.now }), {
+      regionCode: fleet.region,
+    });
+    expect(tick.reclaimed).toBe(1);
+    const after = await getDb().execute<{ name: string; state: string; reason_code: string }>(sql`
+      select i.name, i.state, e.reason_code from instances i
+      join instance_events e on e.instance_id = i.id and e.to_state = 'preempting'
+      where i.org_id = ${o.org.id}`);
+    expect(after.rows).toEqual([{ name: "big-run", state: "preempting", reason_code: "quota_lowered" }]);
+    // Held is back within the new levels (its footprint still counts the instance until its notice ends).
+    const violations = await checkQuotaInvariants(getDb(), { regionCode: fleet.region });
+    expect(violations.filter((v) => v.kind !== "org_footprint_over_limit")).toEqual([]);
+    expect(await regionsOverQuota(getDb())).not.toContain(fleet.region);
   });
 
   it("quota field messages are in the field-message registry, so forms show them in the reader's language", () => {

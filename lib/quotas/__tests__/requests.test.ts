@@ -11,20 +11,36 @@ import {
   ValidationError,
 } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
-import { createFixedProvider, launch, placeQueuedInstances, setProvider } from "@/lib/provisioning";
+import {
+  createFixedProvider,
+  launch,
+  placeQueuedInstances,
+  reconcileInstances,
+  setProvider,
+} from "@/lib/provisioning";
 import { newFleet, newOrg, notebookSpec, testClock } from "@/lib/provisioning/__tests__/fixtures";
 import {
+  createCohort,
   createQuotaRequest,
   decideQuotaRequest,
   expireQuotaRaises,
   listOrgQuotaRequests,
   listQuotaRequests,
   QUOTA_FIELD_MESSAGES,
+  regionsOverQuota,
+  setCohortMember,
   setOrgQuota,
 } from "@/lib/quotas";
 import { messagesFor } from "@/messages";
 
 beforeAll(() => setProvider(createFixedProvider({ provisionMs: 10_000, stopMs: 5_000, terminateMs: 2_000 })));
+
+const tick = (clock: ReturnType<typeof testClock>, region: string) =>
+  placeQueuedInstances(systemCtx("scheduler", { now: clock.now }), { regionCode: region });
+async function stateOf(id: string) {
+  const r = await getDb().execute<{ state: string }>(sql`select state from instances where id = ${id}`);
+  return r.rows[0]?.state;
+}
 
 async function setup() {
   const clock = testClock();
@@ -108,10 +124,47 @@ describe("quota requests", () => {
         )
       ).rows[0]?.max_gpus;
     expect(await nominal()).toBe(6);
+    // Work that runs on the raise …
+    const big = await launch(member, o.slug, notebookSpec(fleet.region, { instanceType: "h100.4x" }));
+    await tick(clock, fleet.region);
+    clock.advance(11_000);
+    await reconcileInstances(systemCtx("provider", { now: clock.now }), { regionCode: fleet.region });
+    expect(await stateOf(big.instance.id)).toBe("running");
     expect(await expireQuotaRaises(systemCtx("quota-expiry", { now: clock.now }))).toBe(0);
     clock.advance(86_400_000);
     await expireQuotaRaises(systemCtx("quota-expiry", { now: clock.now }));
     expect(await nominal()).toBe(1);
+    // … is reclaimed with notice once it has expired (the organization holds 4 of its 1 again).
+    expect(await regionsOverQuota(getDb())).toContain(fleet.region);
+    await tick(clock, fleet.region);
+    expect(await stateOf(big.instance.id)).toBe("preempting");
+  });
+
+  it("the queued instance that waited on the quota starts once the request is approved", async () => {
+    const { clock, fleet, o, op, member } = await setup();
+    // In a cohort whose other member lends nothing, a launch within nominal + borrowing limit is admitted
+    // but waits: over the nominal, nothing to borrow.
+    const lender = await newOrg("req-lender", clock);
+    const cohort = await createCohort(op, { name: `c-${fleet.region}` });
+    await setCohortMember(op, { cohortId: cohort.id, orgId: o.org.id, weight: 1 });
+    await setCohortMember(op, { cohortId: cohort.id, orgId: lender.org.id, weight: 1 });
+    const k = { gpuModelId: "h100", regionCode: fleet.region };
+    await setOrgQuota(op, { ...k, orgId: lender.org.id, nominalGpus: 0, borrowingLimitGpus: 0 });
+    await setOrgQuota(op, { ...k, orgId: o.org.id, nominalGpus: 1, borrowingLimitGpus: 2 });
+    const waiting = await launch(member, o.slug, notebookSpec(fleet.region, { instanceType: "h100.2x" }));
+    await tick(clock, fleet.region);
+    const queued = await getDb().execute<{ state: string; queue_reason: { code: string } }>(
+      sql`select state, queue_reason from instances where id = ${waiting.instance.id}`,
+    );
+    expect(queued.rows[0]).toMatchObject({
+      state: "queued",
+      queue_reason: { code: "over_nominal_nothing_to_borrow" },
+    });
+
+    const r = await createQuotaRequest(member, o.slug, ask(fleet.region, { requestedGpus: 2 }));
+    await decideQuotaRequest(op, r.id, { decision: "approve" });
+    await tick(clock, fleet.region);
+    expect(await stateOf(waiting.instance.id)).toBe("provisioning");
   });
 
   it("refuses viewers, other organizations, non-operators and bad input, writing nothing", async () => {
