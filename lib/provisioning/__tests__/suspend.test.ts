@@ -4,6 +4,7 @@ import { getTenant } from "@/lib/admin";
 import { makeUser } from "@/lib/admin/__tests__/fixtures";
 import { ConflictError, ForbiddenError, NotFoundError, systemCtx, ValidationError } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
+import { meterUsage } from "@/lib/metering";
 import {
   createFixedProvider,
   launch,
@@ -14,6 +15,7 @@ import {
   start,
   suspendOrganization,
 } from "@/lib/provisioning";
+import { createProject } from "@/lib/tenancy";
 import { newFleet, newOrg, notebookSpec, testClock } from "./fixtures";
 
 beforeAll(() => setProvider(createFixedProvider({ provisionMs: 10_000, stopMs: 5_000, terminateMs: 2_000 })));
@@ -138,9 +140,24 @@ describe("suspending an organization", () => {
     expect(await audits(o.org.id, "organization.suspended")).toHaveLength(0);
   });
 
-  it("the operator's tenant page reads the suspension, running GPUs, quota use, instances and audit", async () => {
-    const { fleet, o, id, op } = await runningInstance();
+  it("the operator's tenant page reads the suspension, members, projects, running GPUs, month-to-date spend, quota use, instances and audit", async () => {
+    const { clock, fleet, o, id, op } = await runningInstance();
+    await createProject(o.ctx, o.slug, { name: "Fine-tuning", environment: "staging" });
+    // Three hours of the running instance, metered by the real pass: the ledger's month-to-date total.
+    clock.advance(3 * 3_600_000);
+    await meterUsage(systemCtx("metering", { now: clock.now }), { now: clock.now(), orgIds: [o.org.id] });
+    const ledger = await getDb().execute<{ usd: string }>(
+      sql`select coalesce(sum(amount), 0) as usd from usage_records where org_id = ${o.org.id}`,
+    );
+    expect(Number(ledger.rows[0]?.usd)).toBeGreaterThan(0);
     const before = await getTenant(op, o.slug);
+    expect(before.spendMtdUsd).toBeCloseTo(Number(ledger.rows[0]?.usd), 6);
+    expect(before.projects).toContainEqual({
+      slug: "fine-tuning",
+      name: "Fine-tuning",
+      environment: "staging",
+    });
+    expect(before.members).toContainEqual(expect.objectContaining({ role: "owner" }));
     expect(before.suspension).toBeNull();
     expect(before.runningGpus).toBe(1);
     expect(before.instances.map((i) => i.id)).toContain(id);
