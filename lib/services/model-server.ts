@@ -16,6 +16,9 @@ export type ModelServerOptions = {
   baseLatencyMs: number;
   /** Extra latency per other request in flight (up to the concurrency limit). */
   perInflightMs: number;
+  /** Where it listens: loopback and a free port by default (the API server stand-in gives a pod's own). */
+  host?: string;
+  port?: number;
 };
 
 export type ModelServer = {
@@ -112,10 +115,17 @@ export async function startModelServer(opts: ModelServerOptions): Promise<ModelS
     s.on("close", () => sockets.delete(s));
   });
   server.on("upgrade", (req, socket) => websocketEcho(req, socket as Socket));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const host = opts.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${host}:${port}`,
     // Requests in flight get DRAIN_MS to finish; what is still open then (a WebSocket) is cut.
     close: () =>
       new Promise<void>((resolve) => {

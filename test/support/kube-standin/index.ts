@@ -33,6 +33,7 @@ export async function startKubeStandIn(opts: { tickMs?: number; dcgm?: boolean }
     ].join("\n"),
     stop: async () => {
       if (timer) clearInterval(timer);
+      await kubelet.closeServers();
       await dcgm?.stop();
       await api.stop();
     },

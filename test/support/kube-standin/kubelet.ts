@@ -1,3 +1,6 @@
+import { randomBytes } from "node:crypto";
+import { Pod } from "kubernetes-models/v1";
+import { type ModelServer, modelServerDefaults, startModelServer } from "@/lib/services/model-server";
 import type { KubeApiStandIn } from "./server";
 import type { KObject } from "./store";
 
@@ -16,7 +19,13 @@ export type StandInNode = {
   unschedulable?: boolean;
 };
 
-type Container = { image?: string; command?: string[]; resources?: { limits?: Record<string, string> } };
+type Container = {
+  image?: string;
+  command?: string[];
+  resources?: { limits?: Record<string, string> };
+  ports?: Array<{ name?: string; containerPort: number }>;
+  readinessProbe?: { httpGet?: { path?: string; port: number | string }; timeoutSeconds?: number };
+};
 type PodSpec = {
   nodeName?: string;
   restartPolicy?: string;
@@ -75,7 +84,162 @@ function cond(type: string, s: string, reason?: string, message?: string) {
 export class StandInKubelet {
   /** Image references the registry does not have (besides any with "missing" in them): they back off. */
   readonly missingImages = new Set<string>();
+  /**
+   * Servers of running pods that serve a port behind an HTTP readiness probe (a service replica): the
+   * simulated model server of lib/services, listening on the pod's own loopback address (its podIP, one of
+   * 127.77.0.0/16) and containerPort, so a client outside the "cluster" (the gateway) reaches the pod for real.
+   */
+  private servers = new Map<string, { ip: string; port: number; server: Promise<ModelServer | null> }>();
+  private nextIp = 1;
+  private probing = new Set<string>();
+  /** Cold start of those servers (ms); the model server's /health answers 503 until it ends. */
+  serverColdStartMs = Math.min(modelServerDefaults().coldStartMs, 500);
   constructor(private api: KubeApiStandIn) {}
+
+  /** The addresses the stand-in's pod servers listen on, by namespace/pod. */
+  podServers(): Map<string, string> {
+    return new Map([...this.servers].map(([k, v]) => [k, `http://${v.ip}:${v.port}`]));
+  }
+
+  /** Close every pod server (the stand-in is stopping). */
+  async closeServers(): Promise<void> {
+    const all = [...this.servers.values()];
+    this.servers.clear();
+    await Promise.all(all.map(async (s) => (await s.server)?.close()));
+  }
+
+  private closeServer(key: string): void {
+    const s = this.servers.get(key);
+    if (!s) return;
+    this.servers.delete(key);
+    void s.server.then((srv) => srv?.kill());
+  }
+
+  /**
+   * The Deployment controller and garbage collector, simplified: a Deployment's pods are made from its
+   * template (named <deployment>-<template hash>-<random>, owned by the Deployment directly — no ReplicaSet
+   * object), as many as spec.replicas (default 1) that are not being deleted; extra ones are deleted; pods
+   * whose owner is gone are deleted (background propagation); the status counts replicas and ready ones.
+   */
+  private reconcileDeployments(): void {
+    const deployments = this.api.store.list("deployments");
+    const uids = new Set(deployments.map((d) => d.metadata.uid));
+    for (const p of this.pods()) {
+      const owner = p.metadata.ownerReferences?.find((r) => r.controller);
+      if (owner && !uids.has(owner.uid) && !p.metadata.deletionTimestamp)
+        this.update(p, { metadata: { ...p.metadata, deletionTimestamp: new Date().toISOString() } });
+    }
+    for (const d of deployments) {
+      const spec = d.spec as {
+        replicas?: number;
+        template: { metadata?: { labels?: Record<string, string> }; spec: PodSpec };
+      };
+      const want = spec.replicas ?? 1;
+      const owned = this.pods().filter((p) =>
+        p.metadata.ownerReferences?.some((r) => r.uid === d.metadata.uid),
+      );
+      const live = owned.filter((p) => !p.metadata.deletionTimestamp);
+      const hash = randomBytes(4).toString("hex").slice(0, 8);
+      for (let i = live.length; i < want; i++) {
+        const pod = {
+          apiVersion: "v1",
+          kind: "Pod",
+          metadata: {
+            name: `${d.metadata.name}-${hash}-${randomBytes(3).toString("hex").slice(0, 5)}`,
+            namespace: d.metadata.namespace,
+            labels: { ...spec.template.metadata?.labels, "pod-template-hash": hash },
+            ownerReferences: [
+              {
+                apiVersion: "apps/v1",
+                kind: "Deployment",
+                name: d.metadata.name,
+                uid: d.metadata.uid ?? "",
+                controller: true,
+              },
+            ],
+          },
+          spec: spec.template.spec,
+        };
+        // The template must make a valid pod (the real controller's create would be refused otherwise).
+        try {
+          new Pod(pod as never).validate();
+        } catch (err) {
+          this.api.invalid.push(`deployment ${d.metadata.name} template: ${String(err)}`);
+          continue;
+        }
+        this.api.store.put("pods", {
+          ...pod,
+          metadata: {
+            ...pod.metadata,
+            uid: randomBytes(16).toString("hex"),
+            creationTimestamp: new Date().toISOString(),
+          },
+          status: { phase: "Pending", conditions: [] },
+        });
+      }
+      for (const extra of live.slice(want))
+        this.update(extra, { metadata: { ...extra.metadata, deletionTimestamp: new Date().toISOString() } });
+      const now = this.pods().filter(
+        (p) =>
+          p.metadata.ownerReferences?.some((r) => r.uid === d.metadata.uid) && !p.metadata.deletionTimestamp,
+      );
+      const ready = now.filter((p) =>
+        ((p.status as { conditions?: Array<{ type: string; status: string }> })?.conditions ?? []).some(
+          (c) => c.type === "Ready" && c.status === "True",
+        ),
+      ).length;
+      const status = {
+        observedGeneration: d.metadata.generation ?? 1,
+        replicas: now.length,
+        readyReplicas: ready,
+        availableReplicas: ready,
+        updatedReplicas: now.length,
+      };
+      if (JSON.stringify(status) !== JSON.stringify(d.status))
+        this.api.store.put("deployments", { ...d, status });
+    }
+  }
+
+  /** Probe the pod servers' readiness paths as the kubelet would; a pod is Ready once its probe answers 2xx/3xx. */
+  private probeServers(): void {
+    for (const pod of this.pods()) {
+      const key = `${pod.metadata.namespace}/${pod.metadata.name}`;
+      const srv = this.servers.get(key);
+      const st = pod.status as { phase?: string; conditions?: Array<{ type: string; status: string }> };
+      if (!srv || st?.phase !== "Running" || pod.metadata.deletionTimestamp || this.probing.has(key))
+        continue;
+      if ((st.conditions ?? []).some((c) => c.type === "Ready" && c.status === "True")) continue;
+      const c = (pod.spec as PodSpec).containers[0] as Container;
+      const probe = c.readinessProbe?.httpGet;
+      this.probing.add(key);
+      void srv.server
+        .then(async (server) => {
+          if (!server) return false;
+          const r = await fetch(`http://${srv.ip}:${srv.port}${probe?.path ?? "/"}`, {
+            signal: AbortSignal.timeout((c.readinessProbe?.timeoutSeconds ?? 1) * 1000),
+          });
+          await r.arrayBuffer();
+          return r.status >= 200 && r.status < 400;
+        })
+        .catch(() => false)
+        .then((ok) => {
+          this.probing.delete(key);
+          const cur = this.api.store.get("pods", pod.metadata.namespace, pod.metadata.name);
+          if (!ok || !cur || cur.metadata.deletionTimestamp || this.servers.get(key) !== srv) return;
+          const cs = cur.status as {
+            conditions?: Array<{ type: string }>;
+            containerStatuses?: Array<object>;
+          };
+          this.update(cur, {
+            status: {
+              ...cur.status,
+              conditions: [...(cs.conditions ?? []).filter((x) => x.type !== "Ready"), cond("Ready", "True")],
+              containerStatuses: (cs.containerStatuses ?? []).map((x) => ({ ...x, ready: true })),
+            },
+          });
+        });
+    }
+  }
 
   addNode(n: StandInNode): KObject {
     const allocatable: Record<string, string> = {
@@ -153,6 +317,7 @@ export class StandInKubelet {
   }
 
   tick(): void {
+    this.reconcileDeployments();
     const nodes = this.api.store.list("nodes");
     for (const pod of this.pods()) {
       const spec = pod.spec as PodSpec;
@@ -161,6 +326,7 @@ export class StandInKubelet {
       if (pod.metadata.deletionTimestamp) {
         this.api.store.remove("pods", namespace, name);
         this.api.endLogs(namespace ?? "", name);
+        this.closeServer(`${namespace}/${name}`);
         continue;
       }
       if (st.phase !== "Pending") continue;
@@ -250,6 +416,41 @@ export class StandInKubelet {
             ],
           },
         });
+      } else if (c.readinessProbe?.httpGet && c.ports?.[0]) {
+        // A server behind a readiness probe: it runs (the model server on the pod's own loopback address)
+        // but is Ready only once the probe answers.
+        const ip = `127.77.${Math.floor(this.nextIp / 250)}.${(this.nextIp % 250) + 1}`;
+        this.nextIp++;
+        const port = c.ports[0].containerPort;
+        const key = `${namespace}/${name}`;
+        this.servers.set(key, {
+          ip,
+          port,
+          server: startModelServer({
+            ...modelServerDefaults(),
+            coldStartMs: this.serverColdStartMs,
+            name,
+            host: ip,
+            port,
+          }).catch((err: unknown) => {
+            this.api.appendLog(namespace ?? "", name, `listen ${ip}:${port}: ${String(err)}`);
+            return null;
+          }),
+        });
+        this.update(pod, {
+          status: {
+            phase: "Running",
+            podIP: ip,
+            podIPs: [{ ip }],
+            conditions: [...(st.conditions ?? []), cond("Ready", "False", "ContainersNotReady")],
+            containerStatuses: [{ name: "workload", ready: false, state: { running: started } }],
+          },
+        });
+        this.api.appendLog(
+          namespace ?? "",
+          name,
+          `started ${c.image} on ${spec.nodeName}, serving ${ip}:${port}`,
+        );
       } else {
         this.update(pod, {
           status: {
@@ -264,6 +465,12 @@ export class StandInKubelet {
         for (const text of echoes(c.command ?? [])) this.api.appendLog(namespace ?? "", name, text);
       }
     }
+    // Servers of pods that are gone (removed without a grace period: a reclaimed node) stop too.
+    for (const key of this.servers.keys()) {
+      const [ns, n] = key.split("/");
+      if (!this.api.store.get("pods", ns, n ?? "")) this.closeServer(key);
+    }
+    this.probeServers();
   }
 
   /** The kubelet evicts a pod under node pressure: phase Failed, reason Evicted, DisruptionTarget. */

@@ -114,16 +114,25 @@ export class KubeApiStandIn {
   private async handle(req: IncomingMessage, res: ServerResponse) {
     const u = new URL(req.url ?? "/", "http://x");
     const parts = u.pathname.split("/").filter(Boolean);
-    if (parts[0] !== "api" || parts[1] !== "v1")
+    // core/v1 at /api/v1, apps/v1 at /apis/apps/v1: each kind only under its own group's path.
+    const group =
+      parts[0] === "api" && parts[1] === "v1"
+        ? ""
+        : parts[0] === "apis" && parts[1] === "apps" && parts[2] === "v1"
+          ? "apps"
+          : null;
+    if (group === null)
       return status(res, 404, "NotFound", "the server could not find the requested resource");
     let ns: string | undefined;
-    let rest = parts.slice(2);
+    let rest = parts.slice(group ? 3 : 2);
     if (rest[0] === "namespaces" && rest.length >= 3) {
       ns = rest[1];
       rest = rest.slice(2);
     }
     const [resource, name, sub] = rest as [string, string | undefined, string | undefined];
-    if (!resource || !KINDS[resource]) return status(res, 404, "NotFound", `unknown resource ${resource}`);
+    if (!resource || !KINDS[resource] || (KINDS[resource]?.group ?? "") !== group)
+      return status(res, 404, "NotFound", `unknown resource ${resource}`);
+    const apiVersion = group ? `${group}/v1` : "v1";
     const method = req.method ?? "GET";
     const watch = u.searchParams.get("watch") === "true";
     const verb: Verb =
@@ -162,7 +171,7 @@ export class KubeApiStandIn {
       const items = this.store.list(resource, ns, selector);
       return json(res, 200, {
         kind: `${KINDS[resource]?.kind}List`,
-        apiVersion: "v1",
+        apiVersion,
         metadata: { resourceVersion: String(this.store.currentRv()) },
         items,
       });
@@ -174,8 +183,16 @@ export class KubeApiStandIn {
     if (verb === "delete") {
       const obj = this.store.get(resource, ns, name as string);
       if (!obj) return status(res, 404, "NotFound", `${resource} "${name}" not found`);
-      // Pods get a grace period the kubelet ends; everything else goes at once.
+      // Pods get a grace period the kubelet ends; everything else goes at once (a Deployment's pods are then
+      // deleted by the stand-in's garbage collector, unless propagationPolicy=Orphan keeps them).
       // Answered with the object, as the real server does.
+      if (resource === "deployments" && u.searchParams.get("propagationPolicy") === "Orphan") {
+        for (const p of this.store.list("pods", ns)) {
+          const refs = (p.metadata as { ownerReferences?: Array<{ uid?: string }> }).ownerReferences ?? [];
+          if (refs.some((r) => r.uid === obj.metadata.uid))
+            this.store.put("pods", { ...p, metadata: { ...p.metadata, ownerReferences: [] } });
+        }
+      }
       const gone =
         resource === "pods"
           ? this.store.put("pods", {
@@ -194,8 +211,13 @@ export class KubeApiStandIn {
         this.invalid.push(`${resource}: ${String(err)}`);
         return status(res, 422, "Invalid", `${spec?.kind} is invalid: ${String(err)}`);
       }
-      if (obj.kind !== spec?.kind)
-        return status(res, 400, "BadRequest", `kind ${obj.kind} sent to ${resource}`);
+      if (obj.kind !== spec?.kind || (obj.apiVersion ?? apiVersion) !== apiVersion)
+        return status(
+          res,
+          400,
+          "BadRequest",
+          `${obj.apiVersion} ${obj.kind} sent to ${apiVersion} ${resource}`,
+        );
       const objNs = resource === "namespaces" || resource === "nodes" ? undefined : ns;
       if (objNs && obj.metadata.namespace && obj.metadata.namespace !== objNs)
         return status(res, 400, "BadRequest", "namespace mismatch");
@@ -212,6 +234,7 @@ export class KubeApiStandIn {
           creationTimestamp: new Date().toISOString(),
         },
         ...(resource === "pods" ? { status: { phase: "Pending", conditions: [] } } : {}),
+        ...(resource === "deployments" ? { status: { observedGeneration: 0, replicas: 0 } } : {}),
       });
       return json(res, 201, stored);
     }
@@ -253,7 +276,7 @@ export class KubeApiStandIn {
           () =>
             send("BOOKMARK", {
               kind: KINDS[resource]?.kind,
-              apiVersion: "v1",
+              apiVersion: KINDS[resource]?.group ? `${KINDS[resource]?.group}/v1` : "v1",
               metadata: { resourceVersion: String(this.store.currentRv()) },
             }),
           this.bookmarkMs,

@@ -1,3 +1,4 @@
+import * as apps from "kubernetes-models/apps/v1";
 import * as models from "kubernetes-models/v1";
 
 /** A Kubernetes object as stored: plain JSON, always with metadata. */
@@ -12,6 +13,14 @@ export type KObject = {
     uid?: string;
     creationTimestamp?: string;
     deletionTimestamp?: string;
+    generation?: number;
+    ownerReferences?: Array<{
+      apiVersion: string;
+      kind: string;
+      name: string;
+      uid: string;
+      controller?: boolean;
+    }>;
   };
   spec?: Record<string, unknown>;
   status?: Record<string, unknown>;
@@ -25,9 +34,13 @@ export type WatchEvent = {
   object: KObject;
 };
 
-/** The core/v1 kinds this stand-in serves, with the schema class each received object is validated by. */
+/**
+ * The kinds this stand-in serves (core/v1, and apps/v1 Deployments), with the schema class each received object
+ * is validated by and the API group path they live under.
+ */
 type Model = new (o: object) => { validate(): void };
-export const KINDS: Record<string, { kind: string; model: Model }> = {
+export const KINDS: Record<string, { kind: string; model: Model; group?: "apps" }> = {
+  deployments: { kind: "Deployment", model: apps.Deployment as unknown as Model, group: "apps" },
   pods: { kind: "Pod", model: models.Pod as unknown as Model },
   services: { kind: "Service", model: models.Service as unknown as Model },
   persistentvolumeclaims: {

@@ -6,9 +6,11 @@ import { type Ctx, InvalidStateError, NotFoundError, UnauthorizedError } from "@
 import { readDb } from "@/lib/db/client";
 import { instanceState, instances, organizations } from "@/lib/db/schema";
 import { type KubernetesRegionConfig, loadKubernetesConfig } from "./config";
+import { buildReplicaDeployment } from "./deployments";
 import { buildManifests, tokenSecret } from "./manifests";
 import { namespaceFor } from "./names";
 import { loadRegionInstances } from "./records";
+import { loadReplicaServices } from "./replica-sync";
 
 /** What the notebook token's Secret carries in an export: the key, never the value. */
 export const REDACTED = "<redacted>";
@@ -58,7 +60,10 @@ export async function instanceManifests(
   if (!w) throw new NotFoundError("Instance");
   const m = buildManifests(cfg, w);
   const secret = w.kind === "notebook" ? tokenSecret(cfg, w, REDACTED) : null;
-  const objects = [m.namespace, secret, m.pvc, m.service, m.pod]
+  // A service replica is a Deployment (its pod template is the pod below), with no Service object.
+  const service = (await loadReplicaServices(db, [w.instanceId])).get(w.instanceId);
+  const workload = service ? [buildReplicaDeployment(cfg, { ...w, service })] : [m.service, m.pod];
+  const objects = [m.namespace, secret, m.pvc, ...workload]
     .filter((o) => o !== null)
     .map((o) => JSON.parse(JSON.stringify(o)) as Record<string, unknown>);
   return { region: cfg.region, namespace: namespaceFor(cfg, w.orgSlug, w.projectSlug), objects };

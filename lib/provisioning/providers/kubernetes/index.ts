@@ -12,9 +12,15 @@ export {
   loadKubernetesConfig,
   parseKubernetesRegion,
 } from "./config";
+export {
+  buildReplicaDeployment,
+  type ReplicaService,
+  type ReplicaWorkload,
+  SERVICE_LABEL,
+} from "./deployments";
 export { instanceManifests, type ManifestExport, manifestsYaml, REDACTED } from "./export";
 export { buildManifests, type Manifests, type WorkloadSpec } from "./manifests";
-export { PROVIDER_PERMISSIONS } from "./rbac";
+export { PERMISSION_GROUPS, PROVIDER_PERMISSIONS } from "./rbac";
 export {
   createKubernetesProvider,
   createRuntime,

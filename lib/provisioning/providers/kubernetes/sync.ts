@@ -7,11 +7,13 @@ import { type EventReason, why } from "../../event-reasons";
 import { applyTransitions, type Transition } from "../../lifecycle";
 import { applyWorkload, deleteWorkload, readNotebookToken } from "./apply";
 import { call, KubeApiError } from "./client";
+import { replicaConnection, replicaPodIndex, replicaPodOf } from "./deployments";
 import { discoverNode } from "./discovery";
 import { collectGarbage } from "./gc";
 import { namespaceFor, objectNames } from "./names";
 import { type ClusterQueueReason, observeDeletedPod, observePod } from "./pod-state";
 import { loadRegionInstances, type RegionInstance, syncDiscoveredNodes } from "./records";
+import { applyReplica, collectReplicaDeployments, deleteReplica, loadReplicaServices } from "./replica-sync";
 import { ensureWatch, type RegionRuntime } from "./runtime";
 
 export type SyncResult = {
@@ -66,22 +68,42 @@ export async function syncKubernetesRegion(
     chains.set(i.instanceId, chain);
   };
 
+  // Service replicas run as a Deployment each (deployments.ts): their pods are found by label, not by name.
+  const replicaOf = await loadReplicaServices(
+    db,
+    insts.map((i) => i.instanceId),
+  );
+  const replicaPods = replicaPodIndex(watch.pods.values());
+
   for (const i of insts) {
     const ns = namespaceFor(cfg, i.orgSlug, i.projectSlug);
     const names = objectNames(i.instanceId, i.run);
-    const key = `${ns}/${names.pod}`;
-    const pod: V1Pod | undefined = watch.pods.get(key);
-    const last = pod ? undefined : watch.deletedPod(key);
+    const svc = replicaOf.get(i.instanceId);
+    const replica = svc ? { ...i, service: svc } : null;
+    // A replica's pod has the Deployment's generated name: found by label; once running, by the name it ran as.
+    const key = replica
+      ? replica.service.runningPod
+        ? `${ns}/${replica.service.runningPod}`
+        : null
+      : `${ns}/${names.pod}`;
+    const pod: V1Pod | undefined = replica
+      ? replicaPodOf(replicaPods, replica)
+      : watch.pods.get(key as string);
+    const last = pod || !key ? undefined : watch.deletedPod(key);
     const obs = pod ? observePod(pod) : last ? observeDeletedPod(last) : null;
+    const removeWorkload = (opts: { keepDisk: boolean }) =>
+      replica
+        ? deleteReplica(rt, replica, replicaPods.get(`${i.instanceId}@${i.run}`) ?? [], opts)
+        : deleteWorkload(api, cfg, i, opts);
     try {
       if (i.state === "stopping" || i.state === "terminating" || i.state === "preempting") {
         const keepDisk = i.state !== "terminating";
         if (pod) {
           rt.deleting.add(i.instanceId);
-          await deleteWorkload(api, cfg, i, { keepDisk });
+          await removeWorkload({ keepDisk });
           continue;
         }
-        if (!keepDisk) await deleteWorkload(api, cfg, i, { keepDisk });
+        if (!keepDisk) await removeWorkload({ keepDisk });
         rt.deleting.delete(i.instanceId);
         const to =
           i.state === "stopping" ? "stopped" : i.state === "terminating" ? "terminated" : "preempted";
@@ -106,7 +128,8 @@ export async function syncKubernetesRegion(
       }
       if (!obs) {
         if (i.state === "queued") {
-          await applyWorkload(api, cfg, i, rt.namespaces);
+          if (replica) await applyReplica(rt, replica);
+          else await applyWorkload(api, cfg, i, rt.namespaces);
           result.created++;
           if (i.stateReason)
             reasons.push({
@@ -143,7 +166,8 @@ export async function syncKubernetesRegion(
           break;
         case "running": {
           if (i.state !== "queued" && i.state !== "provisioning") break;
-          const connection = await connectionOf(rt, i);
+          const connection =
+            replica && pod ? replicaConnection(cfg, replica, pod) : await connectionOf(rt, i);
           if (i.state === "queued")
             move(i, "provisioning", why("placed_by_cluster", { node: obs.nodeName }), {
               nodeId,
@@ -162,7 +186,7 @@ export async function syncKubernetesRegion(
         }
         case "failed":
           rt.deleting.add(i.instanceId);
-          await deleteWorkload(api, cfg, i, { keepDisk: false });
+          await removeWorkload({ keepDisk: false });
           if (i.state === "queued") move(i, "provisioning", why("placed_by_cluster_unknown"));
           move(i, "failed", obs.reason, {
             stateReason: obs.reason.text,
@@ -172,7 +196,7 @@ export async function syncKubernetesRegion(
           break;
         case "succeeded":
           rt.deleting.add(i.instanceId);
-          await deleteWorkload(api, cfg, i, { keepDisk: true });
+          await removeWorkload({ keepDisk: true });
           // A short command may finish between two passes: it still ran, so it goes through running.
           if (i.state === "queued") move(i, "provisioning", why("placed_by_cluster_unknown"), { nodeId });
           if (i.state === "queued" || i.state === "provisioning") {
@@ -185,7 +209,7 @@ export async function syncKubernetesRegion(
           break;
         case "preempted":
           rt.deleting.add(i.instanceId);
-          await deleteWorkload(api, cfg, i, { keepDisk: true });
+          await removeWorkload({ keepDisk: true });
           if (i.state === "running") preempt(i, obs.reason, move, now);
           else if (i.state === "provisioning")
             move(i, "failed", obs.reason, { stateReason: obs.reason.text });
@@ -222,7 +246,7 @@ export async function syncKubernetesRegion(
     }
   });
   watch.passEnded(mark);
-  result.collected = await collectGarbage(db, rt);
+  result.collected = (await collectReplicaDeployments(db, rt)) + (await collectGarbage(db, rt));
   return result;
 }
 
