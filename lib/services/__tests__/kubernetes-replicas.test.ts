@@ -254,4 +254,72 @@ describe("services on Kubernetes: a replica is a Deployment with the instance's 
     expect([...called].sort()).toEqual([...(apps?.verbs ?? [])].sort());
     expect(apps?.resources).toEqual(["deployments"]);
   });
+
+  it("a replica whose node is reclaimed is preempted (not adopted onto its Deployment's next pod), and replaced by a new one", async () => {
+    w.cluster.kubelet.addNode({ name: "gpu-b", product: H100, gpus: 8 });
+    const org = await newOrg("k8s-svc2", {
+      now: () => new Date(),
+      advance: () => {},
+      set: () => {},
+    } as never);
+    await bigQuota(org.org.id, w.fleet.region);
+    const ctx = { ...org.ctx, now: () => new Date() };
+    const { service } = await createService(ctx, org.slug, {
+      name: `emb-${Math.random().toString(36).slice(2, 8)}`,
+      image: "pytorch-2.5-cuda12.4",
+      command: "python3 serve.py",
+      instanceType: "h100.1x",
+      region: w.fleet.region,
+      port: 20_000 + Math.floor(Math.random() * 30_000),
+      minReplicas: 1,
+      maxReplicas: 1,
+      readiness: { path: "/health", intervalSeconds: 1, timeoutSeconds: 1 },
+      auth: "public",
+    });
+    const [first] = await waitFor(
+      "a ready replica",
+      async () => {
+        const live = (await replicas(service.id)).filter((r) => !r.ended_at && r.ready_at);
+        return live.length === 1 ? live : null;
+      },
+      60_000,
+    );
+    const [pod] = podsOf(service.id);
+    const node = (pod?.spec as { nodeName?: string } | undefined)?.nodeName ?? "";
+    const oldDeployment = deployments(service.id)[0]?.metadata.name;
+
+    // The cloud takes the node back: the pod goes at once. The Deployment would make a new pod on the other
+    // node, but that pod is not the instance that ran and was billed: the instance is preempted and its
+    // Deployment deleted; the autoscaler launches a new replica (a new instance, admitted again).
+    w.cluster.kubelet.reclaimSpotNode(node);
+    await waitFor(
+      "the lost replica preempted, its Deployment gone, a new replica ready",
+      async () => {
+        const all = await replicas(service.id);
+        const old = all.find((r) => r.instance_id === first?.instance_id);
+        const fresh = all.filter((r) => r.instance_id !== first?.instance_id && !r.ended_at && r.ready_at);
+        return (
+          old?.state === "preempted" &&
+          old.ended_at &&
+          fresh.length === 1 &&
+          !deployments(service.id).some((d) => d.metadata.name === oldDeployment)
+        );
+      },
+      60_000,
+    );
+    expect(deployments(service.id)).toHaveLength(1);
+    const pods = podsOf(service.id).filter((p) => !p.metadata.deletionTimestamp);
+    expect(pods).toHaveLength(1);
+    expect(pods[0]?.metadata.labels?.["forja.dev/instance"]).not.toBe(first?.instance_id);
+    const res = await fetch(`${gateway.url}/${org.slug}/s/${service.name}/v1/embeddings`, { method: "POST" });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { replica: string }).replica).toBe(pods[0]?.metadata.name);
+
+    await deleteService(ctx, org.slug, service.id);
+    await waitFor(
+      "nothing left in the cluster",
+      async () => deployments(service.id).length === 0 && podsOf(service.id).length === 0,
+      60_000,
+    );
+  });
 });
