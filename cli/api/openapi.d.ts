@@ -7726,12 +7726,15 @@ export interface paths {
         post?: never;
         /**
          * Delete a service (members and up)
-         * @description The gateway stops routing to it at once; its replicas are terminated.
+         * @description The gateway stops routing to it at once; its replicas are terminated. With If-Match, a service changed since you read it is a 412 and stays.
          */
         delete: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The ETag you read; a stale one is a 412 and nothing changes (omit for last-write-wins) */
+                    "If-Match"?: string;
+                };
                 path: {
                     /** @description Service id (or its name) */
                     id: string;
@@ -7773,6 +7776,15 @@ export interface paths {
                 };
                 /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description If-Match does not match the resource's current ETag: someone changed it since you read it. Nothing was written */
+                412: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7938,12 +7950,15 @@ export interface paths {
         get?: never;
         /**
          * Make a service public or token-protected (members and up)
-         * @description `token` issues a new service token, in this answer only (on a token service it replaces the current one); `public` drops the token. The gateway applies it from its next route refresh.
+         * @description `token` issues a new service token, in this answer only (on a token service it replaces the current one); `public` drops the token. The gateway applies it from its next route refresh. With If-Match (the service's ETag), a service changed since you read it is a 412 and nothing changes.
          */
         put: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The ETag you read; a stale one is a 412 and nothing changes (omit for last-write-wins) */
+                    "If-Match"?: string;
+                };
                 path: {
                     /** @description Service id (or its name) */
                     id: string;
@@ -8000,6 +8015,15 @@ export interface paths {
                 };
                 /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description If-Match does not match the resource's current ETag: someone changed it since you read it. Nothing was written */
+                412: {
                     headers: {
                         [name: string]: unknown;
                     };

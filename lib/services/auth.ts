@@ -10,6 +10,7 @@ import { hashServiceToken, newServiceToken } from "./create";
 import { recordServiceEvent } from "./events";
 import { SERVICE_FIELD_MESSAGES as M } from "./field-messages";
 import { loadOrgService } from "./manage";
+import type { Service } from "./types";
 
 export const serviceAuthSchema = z
   .object({ auth: z.enum(["token", "public"], { error: M.authInvalid }) })
@@ -33,12 +34,15 @@ export async function setServiceAuth(
   orgSlug: string,
   idOrName: string,
   raw: unknown,
+  opts: { precondition?: (current: Service) => void } = {},
 ): Promise<{ token: string | null }> {
   return inTx(ctx, async (c) => {
     const { tx } = c;
     const now = nowOf(ctx);
     const { org } = await requireOrgAccess(c, orgSlug, "member");
     const svc = await loadOrgService(tx, org.id, idOrName, true);
+    // The API's If-Match, checked on the locked row (a stale read is a 412 and no token is issued).
+    opts.precondition?.(svc);
     const { auth } = parseInput(serviceAuthSchema, raw);
     const token = auth === "token" ? newServiceToken() : null;
     await tx

@@ -83,12 +83,19 @@ export async function updateServiceScaling(
  * Delete a service: the gateway stops routing to it at once (deleted_at), and its replicas are handed to the
  * autoscaler's clean-up, which terminates their instances through lib/provisioning like a scale-down.
  */
-export async function deleteService(ctx: Ctx, orgSlug: string, idOrName: string): Promise<void> {
+export async function deleteService(
+  ctx: Ctx,
+  orgSlug: string,
+  idOrName: string,
+  opts: { precondition?: (current: Service) => void } = {},
+): Promise<void> {
   await inTx(ctx, async (c) => {
     const { tx } = c;
     const now = nowOf(ctx);
     const { org } = await requireOrgAccess(c, orgSlug, "member");
     const svc = await loadOrgService(tx, org.id, idOrName, true);
+    // The API's If-Match, on the locked row: deleting a service someone changed since it was read is a 412.
+    opts.precondition?.(svc);
     await tx
       .update(services)
       .set({ deletedAt: now, desiredReplicas: 0, updatedAt: now })

@@ -200,4 +200,43 @@ describe("services over the API", () => {
     await expectProblem(await put({ auth: "public" }, await tokenFor(other.ctx, other.slug)), 404);
     expect(await (await put({ auth: "public" })).json()).toEqual({ auth: "public", token: null });
   });
+
+  it("access changes and deletion honour If-Match: a stale ETag is a 412 that issues no token and deletes nothing", async () => {
+    const made = (await (
+      await postJson(createRoute, `/orgs/${o.slug}/services`, { org: o.slug }, spec("guard"), { token })
+    ).json()) as { id: string };
+    const p = { org: o.slug, id: made.id };
+    const base = `/orgs/${o.slug}/services/${made.id}`;
+    const etagNow = async () => (await call(getRoute, base, p, { token })).headers.get("etag") as string;
+    const stale = await etagNow();
+    // Someone else changes the service after it was read.
+    const changed = await call(patchRoute, base, p, {
+      token,
+      method: "PATCH",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ maxReplicas: 5 }),
+    });
+    expect(changed.status).toBe(200);
+    const [before] = await getDb().select().from(services).where(eq(services.id, made.id));
+    const put = (ifMatch: string) =>
+      call(authRoute, `${base}/auth`, p, {
+        token,
+        method: "PUT",
+        headers: { "content-type": "application/json", "if-match": ifMatch },
+        body: JSON.stringify({ auth: "token" }),
+      });
+    expect((await expectProblem(await put(stale), 412)).reason).toBe("precondition_failed");
+    const del = (ifMatch: string) =>
+      call(deleteRoute, base, p, { token, method: "DELETE", headers: { "if-match": ifMatch } });
+    await expectProblem(await del(stale), 412);
+    const [after] = await getDb().select().from(services).where(eq(services.id, made.id));
+    expect(after).toMatchObject({ deletedAt: null, tokenHash: before?.tokenHash ?? null });
+    expect(after?.spec.auth).toBe(before?.spec.auth);
+
+    const gated = await put(await etagNow());
+    expect(gated.status).toBe(200);
+    expect(((await gated.json()) as { token: string }).token).toMatch(/^fsvc_/);
+    expect((await del(await etagNow())).status).toBe(204);
+    await expectProblem(await call(getRoute, base, p, { token }), 404);
+  });
 });

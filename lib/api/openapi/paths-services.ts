@@ -76,9 +76,10 @@ export const servicePaths: ZodOpenApiPathsObject = {
     delete: {
       tags,
       summary: "Delete a service (members and up)",
-      description: "The gateway stops routing to it at once; its replicas are terminated.",
-      requestParams: { path: servicePath },
-      responses: responses({ "204": { description: "Deleted" } }, [403]),
+      description:
+        "The gateway stops routing to it at once; its replicas are terminated. With If-Match, a service changed since you read it is a 412 and stays.",
+      requestParams: { path: servicePath, header: ifMatchHeader },
+      responses: responses({ "204": { description: "Deleted" } }, [403, 412]),
     },
   },
   "/orgs/{org}/services/{id}/auth": {
@@ -86,10 +87,10 @@ export const servicePaths: ZodOpenApiPathsObject = {
       tags,
       summary: "Make a service public or token-protected (members and up)",
       description:
-        "`token` issues a new service token, in this answer only (on a token service it replaces the current one); `public` drops the token. The gateway applies it from its next route refresh.",
-      requestParams: { path: servicePath },
+        "`token` issues a new service token, in this answer only (on a token service it replaces the current one); `public` drops the token. The gateway applies it from its next route refresh. With If-Match (the service's ETag), a service changed since you read it is a 412 and nothing changes.",
+      requestParams: { path: servicePath, header: ifMatchHeader },
       requestBody: { required: true, content: { "application/json": { schema: serviceAuthSchema } } },
-      responses: responses({ "200": json("Saved", serviceAuthViewSchema) }, [400, 403, 413, 422]),
+      responses: responses({ "200": json("Saved", serviceAuthViewSchema) }, [400, 403, 412, 413, 422]),
     },
   },
   "/orgs/{org}/services/{id}/stats": {

@@ -24,9 +24,9 @@ export const PATCH = apiHandler<P>(async ({ req, ctx, params }) => {
   return apiJson(view, { headers: { etag: etagOf(view) } });
 });
 
-/** DELETE: stop routing to the service and terminate its replicas (members and up). */
-export const DELETE = apiHandler<P>(async ({ ctx, params }) => {
-  await deleteService(ctx, params.org, params.id);
+/** DELETE: stop routing to the service and terminate its replicas (members and up); a stale If-Match is a 412. */
+export const DELETE = apiHandler<P>(async ({ req, ctx, params }) => {
+  await deleteService(ctx, params.org, params.id, { precondition: ifMatchCheck(req, serviceView) });
   return new Response(null, { status: 204 });
 });
 
