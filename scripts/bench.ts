@@ -82,7 +82,11 @@ async function main() {
       for (const line of env.notes ?? []) console.log(`   ${line}`);
       const results = [];
       try {
-        for (const v of env.variants) results.push(await measure(v, runs, Math.min(5, runs)));
+        for (const v of env.variants)
+          results.push({
+            ...(await measure(v, Math.min(runs, v.runs ?? runs), v.runs ? 1 : Math.min(5, runs))),
+            against: v.against,
+          });
       } finally {
         await env.teardown?.();
       }
@@ -90,6 +94,13 @@ async function main() {
         console.log(
           `   ${r.name.padEnd(48)} p50 ${fmt(r.p50).padStart(10)}   p95 ${fmt(r.p95).padStart(10)}`,
         );
+      for (const r of results.filter((x) => x.against)) {
+        const b = results.find((x) => x.name === r.against);
+        if (b)
+          console.log(
+            `   ratio ${r.name} / ${b.name}: p50 ×${(r.p50 / b.p50).toFixed(3)}, p95 ×${(r.p95 / b.p95).toFixed(3)}`,
+          );
+      }
       const base = results.find((r) => r.name === env.baseline);
       if (base)
         for (const r of results.filter((x) => x !== base))

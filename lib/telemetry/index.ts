@@ -60,3 +60,4 @@ export {
   utilizationQuerySchema,
   utilizationSeries,
 } from "./series";
+export { chartQuery, rowsRead } from "./series-sql";

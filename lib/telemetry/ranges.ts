@@ -1,26 +1,28 @@
 /**
- * Chart ranges and their SQL resolution. Each range reads the coarsest source that still gives it more than
- * MIN_POINTS points: raw 10-second samples for 1 h, else a rollup level (1 min, 20 min, 1 h: rollup.ts), so a
- * range reads at most a few hundred rows per GPU (≤ MAX_ROWS_PER_GPU); the bin width is the smallest multiple of
- * the source resolution that keeps a series at or under ~600 points (window / bin + 1 partial bin at the edge).
+ * Chart ranges and their SQL resolution. Each range reads the coarsest chart level (10 s, 1 min, 20 min, 1 h:
+ * rollup.ts) that still gives it more than MIN_POINTS points. A level row holds every GPU of its bucket, so a
+ * range reads at most window / level + 1 rows whatever the GPU count, plus the newest edge's few rows from finer
+ * sources (≤ MAX_ROWS for any range up to 30 days); the bin width is the smallest multiple of the level that
+ * keeps a series at or under ~600 points (window / bin + 1 partial bin at the edge).
  */
 export const CHART_RANGES = ["1h", "6h", "24h", "7d", "30d"] as const;
 export type ChartRange = (typeof CHART_RANGES)[number];
 
 export const MAX_POINTS = 600;
 export const MIN_POINTS = 300;
-export const MAX_ROWS_PER_GPU = 2000;
+/** Rows a chart may read, for any range up to 30 days and any GPU count (issue 13). */
+export const MAX_ROWS = 2000;
 const MINUTE = 60;
 const HOUR = 3600;
 const DAY = 86_400;
 
-/** Source resolutions in seconds: 10 = raw samples, the others metric_rollup_levels.level_s. */
+/** Chart levels in seconds (metric_chart_levels.level_s; 10 s is the raw samples' own resolution). */
 export const SOURCE_LEVELS = [10, 60, 20 * MINUTE, HOUR] as const;
 export type SourceLevel = (typeof SOURCE_LEVELS)[number];
 
-type RangeSpec = { seconds: number; source: "raw" | "rollup"; level: SourceLevel; binSeconds: number };
+type RangeSpec = { seconds: number; source: "rollup"; level: SourceLevel; binSeconds: number };
 
-/** The coarsest level with more than MIN_POINTS buckets in the range (raw samples when none has). */
+/** The coarsest level with more than MIN_POINTS buckets in the range (the 10-second one when none has). */
 export function levelFor(rangeSeconds: number): SourceLevel {
   return [...SOURCE_LEVELS].reverse().find((l) => rangeSeconds / l > MIN_POINTS) ?? 10;
 }
@@ -28,7 +30,7 @@ export function levelFor(rangeSeconds: number): SourceLevel {
 function spec(rangeSeconds: number): RangeSpec {
   const level = levelFor(rangeSeconds);
   const binSeconds = Math.ceil(rangeSeconds / MAX_POINTS / level) * level;
-  return { seconds: rangeSeconds, source: level === 10 ? "raw" : "rollup", level, binSeconds };
+  return { seconds: rangeSeconds, source: "rollup", level, binSeconds };
 }
 
 export const RANGE_SPECS: Readonly<Record<ChartRange, RangeSpec>> = {

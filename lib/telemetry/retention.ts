@@ -23,7 +23,8 @@ export function rawRetentionDays(env: Record<string, string | undefined> = proce
 }
 
 /**
- * Deletes raw samples older than the retention (the rollups keep their history for charts and energy). Works
+ * Deletes raw samples older than the retention, and the 10-second chart level with them (the rollups and the
+ * coarser levels keep their history for charts and energy). Works
  * through the primary key per (instance, GPU) — a scan by time alone would read the whole table — for at most
  * `batchInstances` instances per statement, so each transaction stays short; concurrent runs only delete
  * fewer rows each. Returns the rows deleted.
@@ -50,6 +51,11 @@ export async function pruneRawSamples(
       where i.id = any(${`{${ids.slice(i, i + batch).join(",")}}`}::uuid[])
         and m.instance_id = i.id and m.gpu_index = g.gpu_index and m.at < ${cutoff}`);
     deleted += res.rowCount ?? 0;
+    // The 10-second chart level is the raw samples at chart resolution: it goes with them.
+    await exec.execute(sql`
+      delete from metric_chart_levels l
+      where l.instance_id = any(${`{${ids.slice(i, i + batch).join(",")}}`}::uuid[]) and l.level_s = 10
+        and l.bucket < ${cutoff}`);
   }
   return { deleted, cutoff };
 }

@@ -74,22 +74,36 @@ export async function rollupMetrics(
 }
 
 /**
- * The chart levels: 60 s from raw samples, 20 min and 1 h from the 5-minute rollups (which the raw-sample
- * retention leaves alone, as do these). Chart ranges pick one in ranges.ts.
+ * The chart levels: 10 s and 60 s from raw samples, 20 min and 1 h from the 5-minute rollups (which the raw-sample
+ * retention leaves alone, as do these two). Chart ranges pick one in ranges.ts. One row per instance and bucket
+ * with the GPUs' aggregates in arrays (metric_chart_levels), so a chart's rows do not grow with the GPU count.
  */
 export const ROLLUP_LEVELS = [
+  { seconds: 10, source: "raw" },
   { seconds: 60, source: "raw" },
   { seconds: 1200, source: "5m" },
   { seconds: 3600, source: "5m" },
 ] as const;
 export type RollupLevelSeconds = (typeof ROLLUP_LEVELS)[number]["seconds"];
 
+/** The level rows' arrays, one element per GPU in gpu_index order; samples unchanged means the bucket is. */
+const LEVEL_RECOMPUTE = sql`do update set
+  gpus = excluded.gpus,
+  samples = excluded.samples,
+  utilization_avg = excluded.utilization_avg,
+  utilization_max = excluded.utilization_max,
+  memory_used_avg = excluded.memory_used_avg,
+  power_avg = excluded.power_avg,
+  temperature_avg = excluded.temperature_avg
+  where r.gpus <> excluded.gpus or r.samples <> excluded.samples`;
+
 /**
- * Aggregates every level of ROLLUP_LEVELS for [from, to), idempotent like rollupMetrics: per (instance, GPU,
- * level) it restarts at its newest bucket minus the overlap and one level (aligned to the level, so a bucket is
- * always recomputed whole), and skips the write where the sample count is unchanged. The open bucket at `to` is
- * written partly filled and completed by the next run. The raw-sampled level reads up to `rawTo` (default `to`). `instanceIds` limits a run (the history back-fill);
- * otherwise the instances the 5-minute job targets.
+ * Aggregates every level of ROLLUP_LEVELS for [from, to), idempotent like rollupMetrics: per (instance, level)
+ * it restarts at its newest bucket minus the overlap and one level (aligned to the level, so a bucket is always
+ * recomputed whole), and skips the write where the GPUs' sample counts are unchanged. The open bucket at `to` is
+ * written partly filled and completed by the next run (charts read past a level's newest bucket from a finer
+ * source: series.ts). The raw-sampled levels read up to `rawTo` (default `to`). `instanceIds` limits a run (the
+ * history back-fill); otherwise the instances the 5-minute job targets.
  */
 export async function rollupLevels(
   ctx: Ctx,
@@ -103,8 +117,8 @@ export async function rollupLevels(
   for (const level of ROLLUP_LEVELS) {
     const width = seconds(level.seconds);
     const overlap = seconds((opts.overlapMs ?? ROLLUP_OVERLAP_MS) / 1000 + level.seconds);
-    // A GPU without this level yet (new, or history from before the levels existed) starts from its 5-minute
-    // rollups' whole chart window (30 days) once; raw samples only reach as far as `from`.
+    // An instance without this level yet (new, or history from before the levels existed) starts from its
+    // 5-minute rollups' whole chart window (30 days) once; raw samples only reach as far as `from`.
     const firstFrom =
       level.source === "raw"
         ? opts.from
@@ -112,45 +126,51 @@ export async function rollupLevels(
     const source =
       level.source === "raw"
         ? sql`
-        select m.instance_id, m.gpu_index, date_bin(${width}, m.at, timestamptz 'epoch') as bucket, m.org_id,
+        select m.gpu_index, date_bin(${width}, m.at, timestamptz 'epoch') as bucket,
           count(*)::int as samples, avg(m.utilization_pct) as ua, max(m.utilization_pct) as um,
           avg(m.memory_used_gib) as ma, avg(m.power_watts) as pa, avg(m.temperature_c) as ta
-        from targets t cross join lateral (
-          select * from metric_samples m
-          where m.instance_id = t.id and m.gpu_index = t.gpu_index and m.at >= t.since
-            and m.at < ${opts.rawTo ?? opts.to}
-        ) m
-        group by 1, 2, 3, 4`
+        from metric_samples m
+        where m.instance_id = t.id and m.gpu_index = g.gpu_index and m.at >= t.since
+          and m.at < ${opts.rawTo ?? opts.to}
+        group by 1, 2`
         : sql`
-        select m.instance_id, m.gpu_index, date_bin(${width}, m.bucket, timestamptz 'epoch') as bucket, m.org_id,
+        select m.gpu_index, date_bin(${width}, m.bucket, timestamptz 'epoch') as bucket,
           sum(m.samples)::int as samples, sum(m.utilization_avg * m.samples) / sum(m.samples) as ua,
           max(m.utilization_max) as um, sum(m.memory_used_avg * m.samples) / sum(m.samples) as ma,
           sum(m.power_avg * m.samples) / sum(m.samples) as pa,
           sum(m.temperature_avg * m.samples) / sum(m.samples) as ta
-        from targets t cross join lateral (
-          select * from metric_rollups_5m m
-          where m.instance_id = t.id and m.gpu_index = t.gpu_index and m.bucket >= t.since
-            and m.bucket < ${opts.to}
-        ) m
-        group by 1, 2, 3, 4`;
+        from metric_rollups_5m m
+        where m.instance_id = t.id and m.gpu_index = g.gpu_index and m.bucket >= t.since
+          and m.bucket < ${opts.to}
+        group by 1, 2`;
     const res = await exec.execute(sql`
       with targets as (
-        select i.id, g.gpu_index::int2 as gpu_index,
+        select i.id, i.org_id, i.gpu_count,
           date_bin(${width}, coalesce((
-            select greatest(${opts.from}::timestamptz, r.bucket - ${overlap}) from metric_rollup_levels r
-            where r.instance_id = i.id and r.gpu_index = g.gpu_index and r.level_s = ${level.seconds}
+            select greatest(${opts.from}::timestamptz, r.bucket - ${overlap}) from metric_chart_levels r
+            where r.instance_id = i.id and r.level_s = ${level.seconds}
             order by r.bucket desc limit 1
           ), ${firstFrom}::timestamptz), timestamptz 'epoch') as since
-        from instances i cross join generate_series(0, i.gpu_count - 1) as g(gpu_index)
+        from instances i
         where i.started_at is not null and ${scope}
+      ),
+      per_gpu as (
+        select t.id, t.org_id, s.*
+        from targets t
+        cross join generate_series(0, t.gpu_count - 1) as g(gpu_index)
+        cross join lateral (${source}) s
       )
-      insert into metric_rollup_levels as r
-        (instance_id, gpu_index, level_s, bucket, org_id, samples, utilization_avg, utilization_max,
-         memory_used_avg, power_avg, temperature_avg)
-      select s.instance_id, s.gpu_index, ${level.seconds}, s.bucket, s.org_id, s.samples, s.ua, s.um, s.ma, s.pa,
-        s.ta
-      from (${source}) s
-      on conflict (instance_id, gpu_index, level_s, bucket) ${RECOMPUTE}`);
+      insert into metric_chart_levels as r
+        (instance_id, level_s, bucket, org_id, gpus, samples, utilization_avg, utilization_max, memory_used_avg,
+         power_avg, temperature_avg)
+      select p.id, ${level.seconds}, p.bucket, p.org_id,
+        array_agg(p.gpu_index::int2 order by p.gpu_index), array_agg(p.samples order by p.gpu_index),
+        array_agg(p.ua::real order by p.gpu_index), array_agg(p.um::real order by p.gpu_index),
+        array_agg(p.ma::real order by p.gpu_index), array_agg(p.pa::real order by p.gpu_index),
+        array_agg(p.ta::real order by p.gpu_index)
+      from per_gpu p
+      group by p.id, p.org_id, p.bucket
+      on conflict (instance_id, level_s, bucket) ${LEVEL_RECOMPUTE}`);
     buckets += res.rowCount ?? 0;
   }
   return { buckets };

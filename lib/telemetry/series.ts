@@ -1,5 +1,5 @@
 import "server-only";
-import { type SQL, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { requireOrgAccess } from "@/lib/access";
 import {
@@ -14,7 +14,8 @@ import {
 import { readDb } from "@/lib/db/client";
 import { loadProviderInstances } from "./provider-instances";
 import { CHART_RANGES, type ChartRange, RANGE_SPECS } from "./ranges";
-import { epochMs, seconds, UUID_RE } from "./sql-util";
+import { chartQuery } from "./series-sql";
+import { UUID_RE } from "./sql-util";
 
 export const CHART_METRICS = ["utilization", "memory", "power", "temperature"] as const;
 export type ChartMetric = (typeof CHART_METRICS)[number];
@@ -47,7 +48,7 @@ export type UtilizationSeries = {
   range: ChartRange;
   metric: ChartMetric;
   unit: "%" | "GiB" | "W" | "°C";
-  /** Where the points were aggregated from: raw 10 s samples or a rollup level (ranges.ts). */
+  /** Where the points were aggregated from: a rollup level (ranges.ts; the newest edge from raw samples). */
   source: "raw" | "rollup";
   binSeconds: number;
   from: string;
@@ -82,8 +83,8 @@ type AggRow = {
 
 /**
  * GPU utilization / memory / power / temperature of one instance over a range, per GPU and averaged, downsampled
- * in SQL (date_bin over the range's source: raw samples for 1 h, a rollup level beyond) to at most ~600 points per
- * series, reading at most MAX_ROWS_PER_GPU rows per GPU.
+ * in SQL (date_bin over the range's chart level, the newest edge from finer sources: series-sql.ts) to at most
+ * ~600 points per series, reading about one level row per bucket whatever the GPU count (≤ MAX_ROWS).
  * Tenant-scoped: an instance of another organization is NotFound.
  */
 export async function utilizationSeries(
@@ -106,16 +107,17 @@ export async function utilizationSeries(
   const fromMs = now.getTime() - spec.seconds * 1000;
   const from = new Date(fromMs);
   const col = COLUMNS[metric];
-  let rows = await exec.execute<AggRow>(
-    spec.source === "raw"
-      ? rawQuery(instanceId, inst.gpuCount, col, binSeconds, from, now)
-      : rollupQuery(instanceId, inst.gpuCount, col, spec.level, binSeconds, from, now),
+  const rows = await exec.execute<AggRow>(
+    chartQuery({
+      instanceId,
+      gpuCount: inst.gpuCount,
+      col,
+      level: spec.level,
+      binSeconds,
+      from,
+      to: now,
+    }),
   );
-  // A level is written by the rollup job (every minute) for whole buckets only: an instance younger than its
-  // first bucket has raw samples and no level yet — read those, binned alike, rather than show no samples.
-  if (spec.source !== "raw" && !rows.rows.some((r) => Number(r.is_total) !== 1)) {
-    rows = await exec.execute<AggRow>(rawQuery(instanceId, inst.gpuCount, col, binSeconds, from, now));
-  }
 
   // Shape only: the aggregation happened in SQL; here the bins without data become explicit nulls (gaps).
   const firstBin = Math.floor(fromMs / binMs) * binMs;
@@ -157,52 +159,6 @@ export async function utilizationSeries(
 }
 
 const round = (v: number | string | null) => (v === null ? null : Math.round(Number(v) * 100) / 100);
-
-type Col = (typeof COLUMNS)[ChartMetric];
-
-/** GROUPING SETS give the per-GPU bins, the all-GPU average per bin and the window total in one pass. */
-function rawQuery(id: string, gpuCount: number, col: Col, binSeconds: number, from: Date, to: Date): SQL {
-  const v = sql.raw(`m.${col.raw}`);
-  return sql`
-    with s as (
-      select g.gpu_index, date_bin(${seconds(binSeconds)}, m.at, timestamptz 'epoch') as t, ${v} as v
-      from generate_series(0, ${gpuCount - 1}) as g(gpu_index)
-      cross join lateral (
-        select m.at, m.${sql.raw(col.raw)} from metric_samples m
-        where m.instance_id = ${id} and m.gpu_index = g.gpu_index and m.at >= ${from} and m.at <= ${to}
-      ) m
-    )
-    select grouping(s.t) as is_total, grouping(s.gpu_index) as is_avg, s.gpu_index, ${epochMs(sql`s.t`)} as t,
-      avg(s.v)::float8 as v, max(s.v)::float8 as peak
-    from s group by grouping sets ((s.gpu_index, s.t), (s.t), ())`;
-}
-
-/** Rollup rows are weighted by their sample counts so a partly filled bucket counts for what it holds. */
-function rollupQuery(
-  id: string,
-  gpuCount: number,
-  col: Col,
-  level: number,
-  binSeconds: number,
-  from: Date,
-  to: Date,
-): SQL {
-  return sql`
-    with s as (
-      select g.gpu_index, date_bin(${seconds(binSeconds)}, r.bucket, timestamptz 'epoch') as t,
-        r.v * r.samples as vw, r.samples as n, r.vmax
-      from generate_series(0, ${gpuCount - 1}) as g(gpu_index)
-      cross join lateral (
-        select r.bucket, r.samples, r.${sql.raw(col.avg)} as v, r.${sql.raw(col.max)} as vmax
-        from metric_rollup_levels r
-        where r.instance_id = ${id} and r.gpu_index = g.gpu_index and r.level_s = ${level}
-          and r.bucket >= ${from} and r.bucket <= ${to}
-      ) r
-    )
-    select grouping(s.t) as is_total, grouping(s.gpu_index) as is_avg, s.gpu_index, ${epochMs(sql`s.t`)} as t,
-      (sum(s.vw) / sum(s.n))::float8 as v, max(s.vmax)::float8 as peak
-    from s group by grouping sets ((s.gpu_index, s.t), (s.t), ())`;
-}
 
 /** The bin width for a range and an optional requested step; a step the range cannot serve is a field error. */
 export function binSecondsFor(range: ChartRange, step: number | undefined): number {

@@ -284,24 +284,27 @@ export const metricRollups = pgTable(
 );
 
 /**
- * Multi-resolution rollups (levels of 1 min, 20 min and 1 h, `level_s` in seconds) so every chart range reads a
- * few hundred rows per GPU: the 1-minute level from raw samples, the coarser ones from the 5-minute rollups, so
- * they outlive the raw-sample retention. Same columns and weighting as metric_rollups_5m.
+ * Chart levels (10 s, 1 min, 20 min, 1 h; `level_s` in seconds): one row per instance and bucket, its GPUs'
+ * aggregates side by side in arrays (`gpus[k]` is the GPU of `samples[k]`, `utilization_avg[k]`, ...), so a
+ * chart reads one row per bucket whatever the GPU count: at most ~1,440 rows for any range up to 30 days. The
+ * 10-second and 1-minute levels come from raw samples, the coarser ones from the 5-minute rollups, so those
+ * outlive the raw-sample retention; the 10-second level is pruned with the raw samples. Same weighting as
+ * metric_rollups_5m (averages weighted by `samples`).
  */
-export const metricRollupLevels = pgTable(
-  "metric_rollup_levels",
+export const metricChartLevels = pgTable(
+  "metric_chart_levels",
   {
     instanceId: uuid("instance_id").notNull(),
-    gpuIndex: smallint("gpu_index").notNull(),
     levelS: integer("level_s").notNull(),
     bucket: timestamp("bucket", { withTimezone: true }).notNull(),
     orgId: uuid("org_id").notNull(),
-    samples: integer("samples").notNull(),
-    utilizationAvg: real("utilization_avg").notNull(),
-    utilizationMax: real("utilization_max").notNull(),
-    memoryUsedAvg: real("memory_used_avg").notNull(),
-    powerAvg: real("power_avg").notNull(),
-    temperatureAvg: real("temperature_avg").notNull(),
+    gpus: smallint("gpus").array().notNull(),
+    samples: integer("samples").array().notNull(),
+    utilizationAvg: real("utilization_avg").array().notNull(),
+    utilizationMax: real("utilization_max").array().notNull(),
+    memoryUsedAvg: real("memory_used_avg").array().notNull(),
+    powerAvg: real("power_avg").array().notNull(),
+    temperatureAvg: real("temperature_avg").array().notNull(),
   },
-  (t) => [primaryKey({ columns: [t.instanceId, t.gpuIndex, t.levelS, t.bucket] })],
+  (t) => [primaryKey({ columns: [t.instanceId, t.levelS, t.bucket] })],
 );

@@ -1,0 +1,1 @@
+DROP TABLE "metric_rollup_levels" CASCADE;

@@ -1,0 +1,129 @@
+import { sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { systemCtx } from "@/lib/core";
+import { getDb } from "@/lib/db/client";
+import {
+  CHART_RANGES,
+  type ChartRange,
+  RANGE_SPECS,
+  rollupMetrics,
+  utilizationSeries,
+} from "@/lib/telemetry";
+import { MAX_ROWS } from "@/lib/telemetry/ranges";
+import { chartQuery, rowsRead } from "@/lib/telemetry/series-sql";
+import { insertInstance, tenantWithCatalog } from "./fixtures";
+
+const MIN = 60_000;
+const H = 60 * MIN;
+const DAY = 24 * H;
+// Its own clock: no other file's instance has samples this late. The rollup job last ran at T + 3 min; raw
+// samples reach NOW, so the newest edge of every chart is only in the raw samples.
+const T = new Date("2033-07-01T12:00:00Z");
+const JOB = new Date(T.getTime() + 3 * MIN);
+const NOW = new Date(T.getTime() + 3 * MIN + 25_000);
+const GPU_COUNTS = [1, 2, 4, 8] as const;
+const sys = systemCtx("chart-rows-test");
+
+let tenant: Awaited<ReturnType<typeof tenantWithCatalog>>;
+const ids = new Map<number, string>();
+
+beforeAll(async () => {
+  tenant = await tenantWithCatalog("chart-rows");
+  const start = new Date(T.getTime() - 31 * DAY);
+  for (const gpus of GPU_COUNTS) {
+    const inst = await insertInstance(tenant, { createdAt: start, startedAt: start, gpuCount: gpus });
+    ids.set(gpus, inst.id);
+    // 31 days: a sample every 5 minutes until the last 25 hours, every 10 s after (as many rows as the raw
+    // downsampling can still be computed from in a test, and every level of every range filled).
+    await getDb().execute(sql`
+      insert into metric_samples
+        (instance_id, gpu_index, at, org_id, utilization_pct, memory_used_gib, power_watts, temperature_c)
+      select ${inst.id}, g, t, ${tenant.org.id}, u, u * 0.7, 120 + u * 5.8, 35 + u * 0.45
+      from generate_series(0, ${gpus - 1}) g
+      cross join (
+        select generate_series(${start}::timestamptz, ${T}::timestamptz - interval '25 hours', interval '5 minutes')
+        union all
+        select generate_series(${T}::timestamptz - interval '25 hours' + interval '10 seconds', ${NOW}::timestamptz,
+          interval '10 seconds')
+      ) ts(t)
+      cross join lateral (
+        select (50 + 45 * sin(extract(epoch from t) / 3000.0 + g * 1.7) * cos(extract(epoch from t) / 97.0))::real as u
+      ) v`);
+  }
+  await rollupMetrics(sys, { now: JOB, lookbackMs: 32 * DAY });
+});
+
+type Ref = { gpu: number | null; t: number; v: number };
+
+/** The same downsampling straight over the raw samples: whole level buckets from `from` on, up to now. */
+async function rawReference(id: string, range: ChartRange): Promise<Ref[]> {
+  const { level, binSeconds, seconds } = RANGE_SPECS[range];
+  const from = new Date(NOW.getTime() - seconds * 1000);
+  const res = await getDb().execute<{ gpu: number | null; t: number; v: number }>(sql`
+    select gpu_index as gpu, (extract(epoch from date_bin(make_interval(secs => ${binSeconds}), at,
+      timestamptz 'epoch')) * 1000)::float8 as t, avg(utilization_pct)::float8 as v
+    from metric_samples
+    where instance_id = ${id} and at <= ${NOW}
+      and date_bin(make_interval(secs => ${level}), at, timestamptz 'epoch') >= ${from}
+    group by grouping sets ((1, 2), (2))`);
+  return res.rows.map((r) => ({
+    gpu: r.gpu === null ? null : Number(r.gpu),
+    t: Number(r.t),
+    v: Number(r.v),
+  }));
+}
+
+describe("chart reads", () => {
+  it("read at most MAX_ROWS table rows for every range up to 30 days, for 1 to 8 GPUs (EXPLAIN ANALYZE)", async () => {
+    expect(MAX_ROWS).toBe(2000);
+    const read: Record<string, number> = {};
+    for (const gpus of GPU_COUNTS) {
+      for (const range of CHART_RANGES) {
+        const { level, binSeconds, seconds } = RANGE_SPECS[range];
+        const q = chartQuery({
+          instanceId: ids.get(gpus) as string,
+          gpuCount: gpus,
+          col: { raw: "utilization_pct", avg: "utilization_avg", max: "utilization_max" },
+          level,
+          binSeconds,
+          from: new Date(NOW.getTime() - seconds * 1000),
+          to: NOW,
+        });
+        const plan = await getDb().execute<{ "QUERY PLAN": Array<{ Plan: Parameters<typeof rowsRead>[0] }> }>(
+          sql`explain (analyze, format json) ${q}`,
+        );
+        const root = plan.rows[0]?.["QUERY PLAN"][0]?.Plan;
+        read[`${gpus} GPU ${range}`] = rowsRead(root as Parameters<typeof rowsRead>[0]);
+      }
+    }
+    for (const [k, n] of Object.entries(read)) expect(n, k).toBeLessThanOrEqual(MAX_ROWS);
+    // The window is full: the 24 h chart of 8 GPUs reads its 1,440 one-minute rows (not 8 × 1,440) and a tail.
+    expect(read["8 GPU 24h"]).toBeGreaterThanOrEqual(1440);
+  });
+
+  it("equal the same downsampling over raw samples, per GPU and averaged, up to the newest sample", async () => {
+    for (const gpus of GPU_COUNTS) {
+      const id = ids.get(gpus) as string;
+      for (const range of CHART_RANGES) {
+        const s = await utilizationSeries(tenant.ctx, tenant.org.slug, id, { range, now: NOW });
+        const ref = await rawReference(id, range);
+        const at = (gpu: number | null, t: number) => ref.find((r) => r.gpu === gpu && r.t === t)?.v;
+        const label = `${gpus} GPU ${range}`;
+        const drawn = s.average.filter((p) => p.v !== null);
+        expect(drawn.length, label).toBe(ref.filter((r) => r.gpu === null).length);
+        for (const p of drawn)
+          expect(Math.abs((p.v as number) - (at(null, p.t) ?? Number.NaN)), label).toBeLessThan(0.011);
+        for (const g of s.gpus)
+          for (const p of g.points)
+            if (p.v !== null)
+              expect(
+                Math.abs(p.v - (at(g.gpuIndex, p.t) ?? Number.NaN)),
+                `${label} gpu ${g.gpuIndex}`,
+              ).toBeLessThan(0.011);
+        // No gap at the newest edge: the last bin holds the newest raw sample, written after the job's last run.
+        const binMs = s.binSeconds * 1000;
+        expect(drawn.at(-1)?.t, label).toBe(Math.floor(NOW.getTime() / binMs) * binMs);
+      }
+    }
+  });
+});
