@@ -46,6 +46,11 @@ export const kubernetesRegionSchema = z.object({
   dcgmExporterUrls: z.array(z.string().url()).default([]),
   /** Notebook URL: `{name}`, `{namespace}` and `{token}` are replaced; the console's proxy or an ingress. */
   notebookUrl: z.string().min(1).default("http://{name}.{namespace}.svc:8888/lab?token={token}"),
+  /**
+   * Kueue's LocalQueue for Forja's pods (label `kueue.x-k8s.io/queue-name`; Kueue's pod integration must be on).
+   * Absent = Kueue does not see them (unless the operator labels the namespaces' pods by policy).
+   */
+  kueueQueue: z.string().min(1).optional(),
   /** Non-root user the workloads run as (the images' default user in the catalog). */
   runAsUser: z.number().int().min(1).default(1000),
   /** /dev/shm size for PyTorch data loaders, in GiB. */

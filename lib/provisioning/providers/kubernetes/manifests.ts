@@ -29,6 +29,8 @@ export type WorkloadSpec = {
 };
 
 export const NOTEBOOK_PORT = 8888;
+/** Kueue admits a plain pod that carries this label (its pod integration), in the LocalQueue it names. */
+export const KUEUE_QUEUE_LABEL = "kueue.x-k8s.io/queue-name";
 export const TOKEN_KEY = "token";
 
 export type Manifests = {
@@ -97,7 +99,15 @@ export function buildManifests(cfg: KubernetesRegionConfig, w: WorkloadSpec): Ma
       }))
     : [];
   const pod = new Pod({
-    metadata: { name: names.pod, namespace: ns, labels: { ...base, [LABEL.run]: w.run } },
+    metadata: {
+      name: names.pod,
+      namespace: ns,
+      labels: {
+        ...base,
+        [LABEL.run]: w.run,
+        ...(cfg.kueueQueue ? { [KUEUE_QUEUE_LABEL]: cfg.kueueQueue } : {}),
+      },
+    },
     spec: {
       restartPolicy: notebook ? "Always" : "Never",
       // A stop must not wait out a long default; the workload gets 30 s to save its state.

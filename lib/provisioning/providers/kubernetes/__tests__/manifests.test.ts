@@ -164,6 +164,14 @@ describe("manifests (validated against the Kubernetes schemas by kubernetes-mode
     expect(m.pod.spec?.imagePullSecrets).toEqual([{ name: "regcred" }]);
   });
 
+  it("Kueue: with kueueQueue the pod carries kueue.x-k8s.io/queue-name (Kueue's pod integration), without it not", () => {
+    const kueue = parseKubernetesRegion({ region: "k8s-test", kueueQueue: "forja-gpus" });
+    expect(buildManifests(kueue, base).pod.metadata?.labels).toMatchObject({
+      "kueue.x-k8s.io/queue-name": "forja-gpus",
+    });
+    expect(buildManifests(cfg, base).pod.metadata?.labels).not.toHaveProperty("kueue.x-k8s.io/queue-name");
+  });
+
   it("the schemas do refuse a wrong object (the check can fail)", () => {
     const bad = new Pod({
       metadata: { name: "x" },
