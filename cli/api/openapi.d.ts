@@ -10140,7 +10140,7 @@ export interface components {
                 ahead: number;
                 etaSeconds: number | null;
                 /** @enum {string} */
-                method: "capacity" | "runtime" | "history" | "unknown" | "no_capacity" | "cluster";
+                method: "capacity" | "runtime" | "history" | "unknown" | "no_capacity" | "cluster" | "quota";
             } | null;
             gpuModelName: string;
             /** @description GPU-equivalents taken from the quota (a MIG slice: its share) */
@@ -10398,7 +10398,7 @@ export interface components {
             }[];
             etaSeconds: number | null;
             /** @enum {string} */
-            method: "capacity" | "runtime" | "history" | "unknown" | "no_capacity" | "cluster";
+            method: "capacity" | "runtime" | "history" | "unknown" | "no_capacity" | "cluster" | "quota";
             /** @description 1 = next in its queue */
             position: number;
         };

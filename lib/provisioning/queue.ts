@@ -15,9 +15,11 @@ import { DEFAULT_PRIORITY } from "./schemas";
  * against the max runtimes of what runs), "history" (the median queue wait of the last 7 days, because
  * something it waits for has no max runtime), "unknown" (neither), or "no_capacity" (no active node here has
  * this GPU model at all), or "cluster" (an engine-placed region: the position and expected start its own
- * scheduler gives, e.g. Slurm's `squeue --start`; no ETA while the cluster has none).
+ * scheduler gives, e.g. Slurm's `squeue --start`; no ETA while the cluster has none), or "quota" (it waits on
+ * quota, not GPUs: when enough of its organization's — or project's — own work here reaches its max runtime,
+ * and no sooner than the GPUs allow; no ETA while suspended, budget-blocked or waiting on work without one).
  */
-export type EtaMethod = "capacity" | "runtime" | "history" | "unknown" | "no_capacity" | "cluster";
+export type EtaMethod = "capacity" | "runtime" | "history" | "unknown" | "no_capacity" | "cluster" | "quota";
 export type WaitEstimate = {
   etaSeconds: number | null;
   method: EtaMethod;
@@ -157,13 +159,67 @@ export async function queueInsight(ctx: Ctx, orgSlug: string, instanceId: string
         { id: inst.id, priority: inst.priority, queuedAt: inst.queuedAt },
         now,
       );
+  const quota = inst.engineQueue ? null : await quotaEstimate(exec, inst, est, now);
   const alternatives = await alternativesFor(
     exec,
     org,
     { regionCode: inst.regionCode, offering, pricingModel: inst.pricingModel },
     now,
   );
-  return { ...base, position: est.ahead + 1, estimate: est, alternatives };
+  return { ...base, position: est.ahead + 1, estimate: quota ?? est, alternatives };
+}
+
+type QueueReasonRow = { code: string; params: Record<string, number | string> };
+const SHARE_OR_QUOTA = ["over_nominal_nothing_to_borrow", "over_borrowing_limit", "project_share_used"];
+
+/**
+ * For an instance the quota gate holds back (its queue reason), the ETA the GPUs alone give is wrong: it
+ * starts once enough of its organization's (or, for a project share, its project's) own work on this GPU
+ * model here has ended, by its max runtime — and no sooner than the capacity estimate. Null when the reason
+ * is not about quota.
+ */
+async function quotaEstimate(
+  exec: Executor,
+  inst: { orgId: string; projectId: string; gpuModelId: string; regionCode: string; queueReason: unknown },
+  capacity: WaitEstimate,
+  now: Date,
+): Promise<WaitEstimate | null> {
+  const reason = inst.queueReason as QueueReasonRow | null;
+  if (!reason) return null;
+  const blocked = { etaSeconds: null, method: "quota", ahead: capacity.ahead } satisfies WaitEstimate;
+  if (reason.code === "org_suspended" || reason.code === "budget_blocked") return blocked;
+  if (!SHARE_OR_QUOTA.includes(reason.code)) return null;
+  const p = reason.params;
+  const limit =
+    reason.code === "project_share_used"
+      ? Number(p.share)
+      : Number(p.nominal) + (reason.code === "over_borrowing_limit" ? Number(p.borrowingLimit) : 0);
+  // GPUs that must end first (in GPUs, as the reason's numbers are).
+  let toFree = Number(p.inUse) + Number(p.requested) - limit;
+  if (!Number.isFinite(toFree)) return blocked;
+  const scope =
+    reason.code === "project_share_used" ? sql`project_id = ${inst.projectId}` : sql`org_id = ${inst.orgId}`;
+  const res = await exec.execute<{ gpus: number; ends_at: Date | string | null }>(sql`
+    select gpu_count * slices_per_gpu / 7.0 as gpus,
+      started_at + make_interval(mins => max_runtime_minutes) as ends_at
+    from instances
+    where ${scope} and gpu_model_id = ${inst.gpuModelId} and region_code = ${inst.regionCode}
+      and state in ('provisioning', 'running', 'stopping')
+    order by ends_at nulls last`);
+  let at: number | null = null;
+  for (const r of res.rows) {
+    if (toFree <= 0) break;
+    if (r.ends_at === null) return blocked;
+    at = new Date(r.ends_at).getTime();
+    toFree -= Number(r.gpus);
+  }
+  if (toFree > 0) return blocked;
+  const quotaSeconds = Math.max(0, Math.round(((at ?? now.getTime()) - now.getTime()) / 1000));
+  return {
+    etaSeconds: capacity.etaSeconds === null ? quotaSeconds : Math.max(quotaSeconds, capacity.etaSeconds),
+    method: "quota",
+    ahead: capacity.ahead,
+  };
 }
 
 /** The engine's own answer (engine-placed regions): it places, so its queue is the one that counts. */

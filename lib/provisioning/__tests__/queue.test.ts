@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { NotFoundError, systemCtx } from "@/lib/core";
+import { type Ctx, NotFoundError, systemCtx, type UserActor } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
-import { organizations } from "@/lib/db/schema";
+import { instances, organizations } from "@/lib/db/schema";
 import {
   createFixedProvider,
   expectedWait,
@@ -14,6 +14,7 @@ import {
   setProvider,
   terminate,
 } from "@/lib/provisioning";
+import { createCohort, setCohortMember, setOrgQuota } from "@/lib/quotas";
 import { bigQuota, newFleet, newOrg, notebookSpec } from "./fixtures";
 
 beforeAll(() => setProvider(createFixedProvider({ provisionMs: 30_000 })));
@@ -54,6 +55,37 @@ describe("queue insight", () => {
     const expected = ((aStarted as Date).getTime() + 90 * MIN - w.o.clock.now().getTime()) / 1000;
     expect(insight.estimate?.etaSeconds).toBe(Math.round(expected));
     expect((await queueInsight(w.o.ctx, w.o.slug, b.id)).position).toBe(1);
+  });
+
+  it("an instance held back by quota gets its ETA from its organization's own work, not from free GPUs", async () => {
+    const w = await world([{ gpus: 8 }]);
+    const op: Ctx = { actor: { ...(w.o.actor as UserActor), isOperator: true }, now: w.o.clock.now };
+    // In a cohort whose other member lends nothing: nominal 1 + borrowing 2 admits, the gate holds back.
+    const lender = await newOrg("queue-lender");
+    const cohort = await createCohort(op, { name: `c-${w.fleet.region}` });
+    await setCohortMember(op, { cohortId: cohort.id, orgId: w.o.org.id, weight: 1 });
+    await setCohortMember(op, { cohortId: cohort.id, orgId: lender.org.id, weight: 1 });
+    const k = { gpuModelId: "h100", regionCode: w.fleet.region };
+    await setOrgQuota(op, { ...k, orgId: lender.org.id, nominalGpus: 0, borrowingLimitGpus: 0 });
+    await setOrgQuota(op, { ...k, orgId: w.o.org.id, nominalGpus: 1, borrowingLimitGpus: 2 });
+    const a = await w.up({ instanceType: "h100.1x", maxRuntimeMinutes: 60 });
+    await w.settle();
+    const b = await w.up({ instanceType: "h100.1x" });
+    await w.tick();
+    const insight = await queueInsight(w.o.ctx, w.o.slug, b.id);
+    // Seven GPUs are free: by capacity alone it would start now.
+    expect(insight.estimate?.method).toBe("quota");
+    const aStarted = (await getDb().query.instances.findFirst({ where: (i, { eq }) => eq(i.id, a.id) }))
+      ?.startedAt as Date;
+    expect(insight.estimate?.etaSeconds).toBe(
+      Math.round((aStarted.getTime() + 60 * MIN - w.o.clock.now().getTime()) / 1000),
+    );
+    // Without a max runtime on what holds the quota, there is no ETA to give.
+    await getDb().update(instances).set({ maxRuntimeMinutes: null }).where(eq(instances.id, a.id));
+    expect((await queueInsight(w.o.ctx, w.o.slug, b.id)).estimate).toMatchObject({
+      method: "quota",
+      etaSeconds: null,
+    });
   });
 
   it("falls back to the median wait of the last 7 days when what runs has no max runtime", async () => {

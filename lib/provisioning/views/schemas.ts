@@ -65,7 +65,15 @@ export const instanceListSchema = z
   })
   .meta({ id: "InstanceList" });
 
-export const WAIT_METHODS = ["capacity", "runtime", "history", "unknown", "no_capacity", "cluster"] as const;
+export const WAIT_METHODS = [
+  "capacity",
+  "runtime",
+  "history",
+  "unknown",
+  "no_capacity",
+  "cluster",
+  "quota",
+] as const;
 const waitMethod = z.enum(WAIT_METHODS);
 
 const queueAlternativeSchema = z.object({
