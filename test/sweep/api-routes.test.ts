@@ -211,4 +211,52 @@ describe("API route sweep (every route handler under app/api)", () => {
     expect(failures).toEqual([]);
     expect(checked).toBeGreaterThan(15);
   }, 120_000);
+
+  // Issue 10's Done-when, per endpoint: revoked and expired tokens, and the wrong scope.
+  it("revoked or expired token → 401 everywhere; a read token → 403 on every write; only an admin token reaches /admin", async () => {
+    let writes = 0;
+    let admin = 0;
+    for (const r of routes) {
+      const level: Level | undefined = API_ACCESS[r.key];
+      if (!level || level === "public" || !r.pattern.startsWith("/api/v1/")) continue;
+      const params: Record<string, string> = {};
+      for (const n of paramNames(r.pattern)) params[n] = n === "org" ? fx.a.slug : crypto.randomUUID();
+      if (params.id) params.id = await fx.newIdFor(r.pattern);
+      const before = await tenantDigest(fx.a.org.id);
+      for (const t of ["revoked", "expired"] as const) {
+        const res = await send(r, params, { token: fx.scoped[t], bad: true });
+        await expectProblem(res, 401, `${r.key} with a ${t} token`);
+      }
+      const write = r.method !== "GET";
+      if (write) {
+        writes++;
+        const res = await send(r, params, { token: fx.scoped.ownerRead, bad: true });
+        await expectProblem(res.clone(), 403, `${r.key} with the owner's read token`);
+        const reason = res.headers.get("content-type")?.includes("json")
+          ? ((await res.json()) as { reason?: string }).reason
+          : undefined;
+        if (reason !== "token_read_only") failures.push(`${r.key} read token: reason ${reason}`);
+      }
+      if (level === "operator") {
+        admin++;
+        if (write) {
+          const res = await send(r, params, { token: fx.scoped.operatorRead, bad: true });
+          await expectProblem(res, 403, `${r.key} with the operator's read token`);
+        }
+        if ((await tenantDigest(fx.a.org.id)) !== before)
+          failures.push(`${r.key}: a refused call wrote rows`);
+        // Positive control: the operator's admin-scope token gets past authentication and authorization.
+        const res = await send(r, params, { token: fx.scoped.operatorAdmin, bad: true });
+        if ([401, 403].includes(res.status) || res.status >= 500) {
+          failures.push(
+            `${r.key} with the operator's admin token must get through: got ${res.status} ${(await res.text()).slice(0, 200)}`,
+          );
+        }
+        continue;
+      }
+      if ((await tenantDigest(fx.a.org.id)) !== before) failures.push(`${r.key}: a refused call wrote rows`);
+    }
+    expect(failures).toEqual([]);
+    expect({ writes: writes > 40, admin: admin > 20 }).toEqual({ writes: true, admin: true });
+  }, 180_000);
 });

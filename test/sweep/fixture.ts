@@ -3,12 +3,12 @@ import { eq, sql } from "drizzle-orm";
 import { setAutoShutdownPolicy } from "@/lib/autoshutdown";
 import { createBudget } from "@/lib/budgets";
 import { getDb } from "@/lib/db/client";
-import { memberships, users } from "@/lib/db/schema";
+import { apiTokens, memberships, users } from "@/lib/db/schema";
 import { createWebhookEndpoint } from "@/lib/notify";
 import { launch } from "@/lib/provisioning";
 import { bigQuota, newFleet, newOrg, notebookSpec } from "@/lib/provisioning/__tests__/fixtures";
 import { createService } from "@/lib/services";
-import { createApiToken, createProject, inviteMember } from "@/lib/tenancy";
+import { createApiToken, createProject, inviteMember, revokeApiToken } from "@/lib/tenancy";
 import type { OrgLevel } from "./access";
 
 /**
@@ -40,6 +40,28 @@ export async function sweepFixture() {
   const op = await newOrg("sweep-op");
   await getDb().update(users).set({ isOperator: true }).where(eq(users.id, op.user.id));
   const operator = (await createApiToken(op.ctx, op.slug, { name: "sweep" })).secret;
+  // Tokens that must never get in or must be held to their scope: the owner's revoked, expired and read-only
+  // tokens, and the operator's admin-scope token (the only kind that reaches /api/v1/admin) and read token.
+  const revoked = await createApiToken(a.ctx, a.slug, { name: "sweep revoked" });
+  await revokeApiToken(a.ctx, a.slug, { tokenId: revoked.token.id });
+  const expiring = await createApiToken(a.ctx, a.slug, { name: "sweep expired", expiresInDays: 1 });
+  await getDb()
+    .update(apiTokens)
+    .set({ expiresAt: new Date(Date.now() - 1000) })
+    .where(eq(apiTokens.id, expiring.token.id));
+  const scoped = {
+    revoked: revoked.secret,
+    expired: expiring.secret,
+    ownerRead: (await createApiToken(a.ctx, a.slug, { name: "sweep read", scope: "read" })).secret,
+    // Minted as the signed-in operator would (an admin token needs the operator's own session).
+    operatorAdmin: (
+      await createApiToken({ ...op.ctx, actor: { ...op.actor, isOperator: true } }, op.slug, {
+        name: "sweep admin",
+        scope: "admin",
+      })
+    ).secret,
+    operatorRead: (await createApiToken(op.ctx, op.slug, { name: "sweep op read", scope: "read" })).secret,
+  };
 
   async function newInstance(): Promise<string> {
     const { instance } = await launch(a.ctx, a.slug, notebookSpec(fleet.region));
@@ -83,9 +105,22 @@ export async function sweepFixture() {
     const budget = await createBudget(a.ctx, a.slug, { name: `sweep ${++budgets}`, amountUsd: 100 });
     return budget.id;
   }
-  // Tokens never carry operator powers, so operator-only routes are called with the operator's session.
+  // A write token never carries operator powers (only an admin-scope one does), nor does the session sweep's.
   const operatorActor = { ...op.actor, isOperator: true };
-  return { fleet, a, b, op, tokens, userIds, otherOwner, operator, operatorActor, newInstance, newIdFor };
+  return {
+    fleet,
+    a,
+    b,
+    op,
+    tokens,
+    userIds,
+    otherOwner,
+    operator,
+    operatorActor,
+    scoped,
+    newInstance,
+    newIdFor,
+  };
 }
 
 export type SweepFixture = Awaited<ReturnType<typeof sweepFixture>>;
