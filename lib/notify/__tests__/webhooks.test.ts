@@ -3,9 +3,16 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { count, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ForbiddenError, NotFoundError, ValidationError } from "@/lib/core";
+import {
+  type Ctx,
+  ForbiddenError,
+  NotFoundError,
+  systemCtx,
+  type UserActor,
+  ValidationError,
+} from "@/lib/core";
 import { getDb } from "@/lib/db/client";
-import { auditLog, webhookAttempts, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
+import { auditLog, instances, webhookAttempts, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
 import {
   createNotification,
   createWebhookEndpoint,
@@ -16,8 +23,9 @@ import {
   sendTestWebhook,
   setWebhookEnabled,
 } from "@/lib/notify";
-import { cancel, launch } from "@/lib/provisioning";
+import { cancel, launch, preemptInstance } from "@/lib/provisioning";
 import { bigQuota, newFleet, newOrg, notebookSpec } from "@/lib/provisioning/__tests__/fixtures";
+import { createQuotaRequest, decideQuotaRequest } from "@/lib/quotas";
 import { useOwnDatabase } from "./helpers";
 
 /**
@@ -279,5 +287,62 @@ describe("delivering", () => {
     expect(verify(slack.secret, got[0] as Received)).toBe(true);
     await cancel(org.ctx, org.slug, instance.id);
     await getDb().execute(sql`delete from webhook_endpoints where id = ${slack.endpoint.id}`);
+  });
+});
+
+// Issue 10: besides state changes and budget thresholds, endpoints subscribe to spot reclaim notices,
+// shutdown warnings and quota request decisions; each reaches the receiver signed, with its own data.
+describe("the other event kinds", () => {
+  it("sends a spot reclaim notice, a shutdown warning and a quota decision, each signed", async () => {
+    const o = await newOrg("hook-kinds");
+    await bigQuota(o.org.id, region);
+    const events = ["instance.spot_reclaimed", "instance.shutdown_warning", "quota_request.decided"];
+    const { secret: key } = await createWebhookEndpoint(o.ctx, o.slug, { url: `${url}/kinds`, events });
+    received.length = 0;
+    answers = [];
+
+    // A running spot instance whose capacity is reclaimed (set running here: placement is tested elsewhere).
+    const { instance } = await launch(o.ctx, o.slug, notebookSpec(region, { name: "spot-nb" }));
+    await getDb()
+      .update(instances)
+      .set({ state: "running", pricingModel: "spot", startedAt: o.clock.now() })
+      .where(eq(instances.id, instance.id));
+    await preemptInstance(systemCtx("webhook-test"), instance.id);
+    // The auto-shutdown warning is an in-console notification that is also a webhook event.
+    await createNotification(getDb(), {
+      orgId: o.org.id,
+      kind: "autoshutdown.warning",
+      severity: "warning" as const,
+      title: "spot-nb will be stopped in 15 minutes",
+      body: "Idle for 45 minutes",
+      params: { instanceId: instance.id, minutes: 15 },
+      dedupeKey: `shutdown-test-${instance.id}`,
+      at: o.clock.now(),
+    });
+    const op: Ctx = { actor: { ...(o.actor as UserActor), isOperator: true } };
+    const asked = await createQuotaRequest(o.ctx, o.slug, {
+      gpuModelId: "h100",
+      regionCode: region,
+      requestedGpus: 12_000,
+      reason: "Webhook kinds test",
+    });
+    await decideQuotaRequest(op, asked.id, { decision: "approve", grantedGpus: 12_000, message: "All of it" });
+
+    // The organization's clock and the operator's (real time) differ: deliver once both events are due.
+    await deliverAll(new Date(Math.max(Date.now(), o.clock.now().getTime()) + 1000));
+    const got = received.filter((g) => events.includes(JSON.parse(g.body).type));
+    expect(got.map((g) => JSON.parse(g.body).type).sort()).toEqual([...events].sort());
+    for (const g of got) expect(verify(key, g)).toBe(true);
+    const byType = Object.fromEntries(got.map((g) => [JSON.parse(g.body).type, JSON.parse(g.body).data]));
+    expect(byType["instance.spot_reclaimed"]).toMatchObject({
+      instance: { id: instance.id, name: "spot-nb", state: "preempting" },
+      reason: { code: "spot_reclaimed" },
+    });
+    expect(byType["instance.shutdown_warning"]).toMatchObject({ params: { minutes: 15 } });
+    expect(byType["quota_request.decided"]).toMatchObject({
+      requestId: asked.id,
+      status: "approved",
+      grantedGpus: 12_000,
+    });
   });
 });
