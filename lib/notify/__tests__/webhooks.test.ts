@@ -326,7 +326,11 @@ describe("the other event kinds", () => {
       requestedGpus: 12_000,
       reason: "Webhook kinds test",
     });
-    await decideQuotaRequest(op, asked.id, { decision: "approve", grantedGpus: 12_000, message: "All of it" });
+    await decideQuotaRequest(op, asked.id, {
+      decision: "approve",
+      grantedGpus: 12_000,
+      message: "All of it",
+    });
 
     // The organization's clock and the operator's (real time) differ: deliver once both events are due.
     await deliverAll(new Date(Math.max(Date.now(), o.clock.now().getTime()) + 1000));
