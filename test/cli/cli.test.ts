@@ -78,7 +78,9 @@ const workerPass = async () => {
 const json = (out: string) =>
   JSON.parse(out) as Record<string, unknown> & { items?: Array<Record<string, unknown>> };
 
-describe("forja against a running server", () => {
+// Each test runs the binary 5–15 times (a node process with tsx each, ~1 s idle, several seconds on a loaded
+// machine): the default 60 s timed them out on a loaded 2-core host with every step passing.
+describe("forja against a running server", { timeout: 180_000 }, () => {
   it("login → offers → launch --wait → status → logs → stop", async () => {
     const login = await run(["login", "--url", server.url], { input: token });
     expect(login, login.stderr).toMatchObject({ code: 0 });
