@@ -362,6 +362,64 @@ maxReplicas: ${max}
     expect(json((await run(["services", "list", "--json"], { env })).stdout).items).toEqual([]);
   });
 
+  it("quotas and quota request: the request is made (--json parsed), listed with the quotas; a bad one is exit 2", async () => {
+    const q = await newOrg("cli-quota");
+    await bigQuota(q.org.id, fleet.region, 16);
+    const env = {
+      FORJA_URL: server.url,
+      FORJA_TOKEN: (await createApiToken(q.ctx, q.slug, { name: "cli" })).secret,
+    };
+    const asked = await run(
+      [
+        "quota",
+        "request",
+        "--gpu",
+        "h100",
+        "--region",
+        fleet.region,
+        "--gpus",
+        "64",
+        "--reason",
+        "Q1 run",
+        "--json",
+      ],
+      { env },
+    );
+    expect(asked.code, asked.stderr).toBe(0);
+    const made = json(asked.stdout);
+    expect(made).toMatchObject({ gpuModelId: "h100", regionCode: fleet.region, requestedGpus: 64 });
+
+    const listed = await run(["quotas", "--json"], { env });
+    expect(listed.code, listed.stderr).toBe(0);
+    const both = JSON.parse(listed.stdout) as {
+      quotas: Array<Record<string, unknown>>;
+      requests: Array<Record<string, unknown>>;
+    };
+    expect(both.quotas).toContainEqual(
+      expect.objectContaining({ gpuModelId: "h100", regionCode: fleet.region, nominalGpus: 16 }),
+    );
+    expect(both.requests.map((r) => r.id)).toEqual([made.id]);
+    const human = await run(["quotas"], { env });
+    expect(human.stdout).toMatch(/NOMINAL[\s\S]*Requests:/);
+
+    // Not more than the nominal already held: a field error, exit 2, nothing asked.
+    const below = await run(
+      ["quota", "request", "--gpu", "h100", "--region", fleet.region, "--gpus", "8", "--reason", "less"],
+      { env },
+    );
+    expect(below.code, below.stderr).toBe(2);
+    expect(below.stderr).toContain("requestedGpus");
+    const missing = await run(
+      ["quota", "request", "--gpu", "h100", "--region", fleet.region, "--gpus", "64"],
+      {
+        env,
+      },
+    );
+    expect(missing.code).toBe(2);
+    const again = JSON.parse((await run(["quotas", "--json"], { env })).stdout) as { requests: unknown[] };
+    expect(again.requests).toHaveLength(1);
+  });
+
   it("exit codes: 3 not found, 4 refused, 2 for field errors (printed per field), 2 for bad flags", async () => {
     const env = { FORJA_URL: server.url, FORJA_TOKEN: token };
     const missing = await run(["status", "00000000-0000-4000-8000-000000000000"], { env });
