@@ -153,6 +153,14 @@ test("a quota refusal leads to a request, a partial approval by email, and the l
     ).toContainText(/Partly approved\s*1\s*One now, more in January/);
     await expectAccessible(op.page);
 
+    // The requester's Quotas page lists it among the past requests, with the operator's message.
+    await page.goto(`/${owner.orgSlug}/quotas`);
+    await expect(
+      page
+        .getByRole("table", { name: "Quota requests" })
+        .getByRole("row", { name: /2 a10 GPUs in eu-fi-hel1/ }),
+    ).toContainText(/Partly approved\s*1\s*One now, more in January/);
+
     const mail = await waitForMail(owner.email, /Quota partly raised/);
     expect(mail.subject).toBe("Quota partly raised: A10 in eu-fi-hel1 is now 1 GPUs");
     expect(mail.text).toContain("One now, more in January");
@@ -333,6 +341,65 @@ test("the operator adds a node and drains it; the instance on it gets the notice
     await expect(again.getByLabel("Name")).toHaveAccessibleDescription(
       /A node with this name already exists/,
     );
+  } finally {
+    await Promise.all([op.close(), owner.close()]);
+  }
+});
+
+test("a quota cut below use names the instance it reclaims, and it gets the notice; admins set project shares", async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const op = await operatorPage(browser);
+  const owner = await freshPage(browser, "cut");
+  const { page } = owner;
+  const org = owner.account;
+  try {
+    // The owner gives the Default project a share of the nominal quota (A100 40GB, eu-fi-hel1, built-in 8).
+    await page.goto(`/${org.orgSlug}/quotas`);
+    const share = page.getByRole("form", { name: "Save project share" });
+    await share.getByLabel("Project").selectOption({ label: "Default" });
+    await share.getByLabel("GPU model").selectOption("a100-40gb");
+    await share.getByLabel("Region").selectOption("eu-fi-hel1");
+    await share.getByLabel("Share (GPUs)").fill("9");
+    await share.getByRole("button", { name: "Save project share" }).click();
+    await expect(share.getByLabel("Share (GPUs)")).toHaveAccessibleDescription(
+      /cannot exceed the organization's nominal quota/,
+    );
+    await share.getByLabel("Share (GPUs)").fill("2");
+    await share.getByRole("button", { name: "Save project share" }).click();
+    await expect(share.getByRole("status")).toHaveText("Project share saved.");
+    await page.reload();
+    await expect(
+      page.getByRole("table", { name: "Quotas by GPU model and region" }).getByRole("row", {
+        name: /A100 40GB eu-fi-hel1/,
+      }),
+    ).toContainText("Default: 2");
+    await expectAccessible(page);
+
+    const running = await launchUntilRunning(page, org.orgSlug, "cut", "a100-40gb.1x", "eu-fi-hel1");
+
+    // Cutting the nominal to 0 asks for a confirmation that names the running instance …
+    await op.page.goto("/admin/quotas");
+    const form = op.page.getByRole("form", { name: "Set an organization's quota" });
+    await form.getByLabel("Organization").selectOption({ label: org.orgName });
+    await form.getByLabel("GPU model").selectOption("a100-40gb");
+    await form.getByLabel("Region").selectOption("eu-fi-hel1");
+    await form.getByLabel("Nominal GPUs").fill("0");
+    await form.getByLabel("Borrowing limit (GPUs)").fill("0");
+    await form.getByRole("button", { name: "Save quota" }).click();
+    await expect(form).toContainText(
+      `lowering it to 0 reclaims 1 running instance(s) with notice: ${running.name}`,
+    );
+    await expectAccessible(op.page);
+    // … and, confirmed, that instance gets the reclaim notice.
+    await form.getByLabel(/I understand: reclaim running instances/).check();
+    await form.getByRole("button", { name: "Save quota" }).click();
+    await expect(form.getByRole("status")).toHaveText("Quota saved.");
+
+    await page.goto(`/${org.orgSlug}/instances/${running.id}`);
+    await expect(stateOf(page)).toHaveAccessibleName("State: Being preempted", LIVE);
+    await expect(page.getByText(/Quota lowered by the platform operator/).first()).toBeVisible();
   } finally {
     await Promise.all([op.close(), owner.close()]);
   }
