@@ -44,7 +44,9 @@ export function chartQuery(q: ChartQueryInput): SQL {
   const fine = q.level > 60;
   const finest = fine ? 60 : q.level;
   // The finest level's newest bucket is read from raw samples while they exist; once the retention pruned
-  // them (an instance stopped long ago), that bucket is whole and read from the level itself.
+  // them (an instance stopped long ago), that bucket is whole and read from the level itself. Likewise a
+  // coarse level's newest bucket is read from the finer sources only where they hold something after it (the
+  // 1-minute level only reaches back as far as raw samples did: history back-fill, an upgrade).
   return sql`
     with edges as materialized (
       select e1, case when exists (
@@ -52,7 +54,18 @@ export function chartQuery(q: ChartQueryInput): SQL {
           where m.instance_id = ${q.instanceId} and m.gpu_index = 0 and m.at >= e.e2 and m.at <= ${q.to}
         ) then e2 else e2 + ${seconds(finest)} end as e2
       from (select e1, ${fine ? newest(60, sql`e1`) : sql`e1`} as e2
-        from (select ${newest(q.level, sql`${q.from}::timestamptz`)} as e1) e1) e
+        from (${
+          fine
+            ? sql`select case when exists (
+                select 1 from metric_chart_levels l
+                where l.instance_id = ${q.instanceId} and l.level_s = 60 and l.bucket >= e0 and l.bucket <= ${q.to}
+              ) or exists (
+                select 1 from metric_samples m
+                where m.instance_id = ${q.instanceId} and m.gpu_index = 0 and m.at >= e0 and m.at <= ${q.to}
+              ) then e0 else e0 + ${seconds(q.level)} end as e1
+              from (select ${newest(q.level, sql`${q.from}::timestamptz`)} as e0) e0`
+            : sql`select ${newest(q.level, sql`${q.from}::timestamptz`)} as e1`
+        }) e1) e
     ),
     s as (
       ${levelPart(q.level, sql`${q.from}`, sql`(select ${fine ? sql`e1` : sql`e2`} from edges)`)}

@@ -109,6 +109,17 @@ describe("rollup levels", () => {
     expect(
       await utilizationSeries(tenant.ctx, tenant.org.slug, pi.id, { range: "7d", now: weekNow }),
     ).toEqual(week);
+    // Without the finer levels either (the 1-minute level reaches back only as far as raw samples did), the
+    // newest 20-minute bucket is read from its own level instead of being left out.
+    await getDb().execute(
+      sql`delete from metric_chart_levels where instance_id = ${pi.id} and level_s in (10, 60)`,
+    );
+    const coarse = await utilizationSeries(tenant.ctx, tenant.org.slug, pi.id, { range: "7d", now: weekNow });
+    expect(coarse.average.filter((p) => p.v !== null).length).toBe(
+      week.average.filter((p) => p.v !== null).length,
+    );
+    for (const [k, p] of coarse.average.entries())
+      if (p.v !== null) expect(Math.abs(p.v - (week.average[k]?.v as number))).toBeLessThan(0.011);
   });
 });
 
