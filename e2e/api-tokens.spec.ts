@@ -112,6 +112,9 @@ test.describe("a read-only token and the API reference", () => {
     playwright,
     baseURL,
   }) => {
+    // axe over the whole API reference (every operation's tables, ~130 of them) takes most of a minute on
+    // 2 shared cores: the default 60 s left no room for the token steps before it.
+    test.slow();
     await page.goto("/acme-ai/settings/tokens");
     const name = unique("ro");
     await page.getByLabel("Token name").fill(name);
