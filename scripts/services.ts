@@ -4,6 +4,7 @@
  * scripts/start.ts beside the web server and the worker; one per deployment (docs/adr/0012).
  */
 import { closeDb } from "@/lib/db/client";
+import { attachConfiguredEngines } from "@/lib/provisioning";
 import { createReplicaHost, startGateway } from "@/lib/services";
 
 const port = Number(process.env.FORJA_GATEWAY_PORT ?? 3100);
@@ -16,6 +17,9 @@ const gateway = await startGateway({ port, host: process.env.FORJA_GATEWAY_HOST 
     process.exit(0);
   },
 );
+// Regions on Kubernetes (FORJA_KUBERNETES_CONFIG) must be known here too: their replicas are the cluster's pods
+// (probed at their endpoint), and a region taken for a simulated one would get a loopback server of this process.
+await attachConfiguredEngines();
 const host = createReplicaHost();
 let stopping = false;
 let passing: Promise<void> | null = null;
