@@ -2291,15 +2291,19 @@ export interface paths {
         };
         /**
          * All quotas with use
-         * @description Operators only. Every organization × GPU model × region with a quota of its own or GPUs held.
+         * @description Operators only. Every organization × GPU model × region with a quota of its own or GPUs held. Filter by `org` (an organization's id or slug), `gpuModel` and `region`.
          */
         get: {
             parameters: {
                 query?: {
                     /** @description The `next` of the previous page; omit for the first page */
                     cursor?: string;
+                    gpuModel?: string;
                     /** @description Items per page (1–100) */
                     limit?: number;
+                    /** @description An organization's id or slug */
+                    org?: string;
+                    region?: string;
                 };
                 header?: never;
                 path?: never;

@@ -45,11 +45,15 @@ export {
   listQuotaDefaults,
   listQuotaHistory,
   listQuotaTable,
+  listQuotaTableKeys,
   type QuotaChoices,
   type QuotaDefaultRow,
   type QuotaHistoryRow,
+  type QuotaTableFilter,
+  type QuotaTableKey,
   type QuotaTableRow,
   quotaChoices,
+  quotaTableRows,
 } from "./overview";
 export { type QuotaLeft, quotaLeft, seedDefaultQuotas } from "./preview";
 export { QUEUE_REASON_CODES, type QueueReason, type QueueReasonCode, reasonAsksForQuota } from "./reasons";

@@ -25,14 +25,33 @@ export type QuotaTableRow = {
   cohortName: string | null;
 };
 
+/** Narrows the operators' quota table: one organization (its id or slug), GPU model or region. */
+export type QuotaTableFilter = { org?: string; gpuModelId?: string; regionCode?: string };
+
+/** One row's key in the operators' quota table, with what the row shows of its organization and cohort. */
+export type QuotaTableKey = {
+  orgId: string;
+  orgName: string;
+  orgSlug: string;
+  gpuModelId: string;
+  regionCode: string;
+  cohortName: string | null;
+  cohortId: string | null;
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /**
- * Operator: every organization × GPU model × region with a quota of its own or GPUs held, with its levels and
- * what it holds, borrows and lends now.
+ * Operator: the keys of the quota table (every organization × GPU model × region with a quota of its own or
+ * GPUs held), in the table's order — one statement, so a page of the API computes use for its rows only.
  */
-export async function listQuotaTable(ctx: Ctx): Promise<QuotaTableRow[]> {
+export async function listQuotaTableKeys(ctx: Ctx, filter: QuotaTableFilter = {}): Promise<QuotaTableKey[]> {
   requireOperator(ctx);
-  const db = getDb();
-  const keys = await db.execute<{
+  const where = [sql`true`];
+  if (filter.org) where.push(UUID.test(filter.org) ? sql`o.id = ${filter.org}` : sql`o.slug = ${filter.org}`);
+  if (filter.gpuModelId) where.push(sql`k.model = ${filter.gpuModelId}`);
+  if (filter.regionCode) where.push(sql`k.region = ${filter.regionCode}`);
+  const keys = await getDb().execute<{
     org_id: string;
     name: string;
     slug: string;
@@ -50,39 +69,67 @@ export async function listQuotaTable(ctx: Ctx): Promise<QuotaTableRow[]> {
     join organizations o on o.id = k.org_id
     left join cohort_members m on m.org_id = k.org_id
     left join cohorts c on c.id = m.cohort_id
-    order by o.name, k.model, k.region`);
+    where ${sql.join(where, sql` and `)}
+    order by o.name, k.model, k.region, k.org_id`);
+  return keys.rows.map((k) => ({
+    orgId: k.org_id,
+    orgName: k.name,
+    orgSlug: k.slug,
+    gpuModelId: k.model,
+    regionCode: k.region,
+    cohortName: k.cohort,
+    cohortId: k.cohort_id,
+  }));
+}
+
+/**
+ * Operator: every organization × GPU model × region with a quota of its own or GPUs held, with its levels and
+ * what it holds, borrows and lends now.
+ */
+export async function listQuotaTable(ctx: Ctx, filter: QuotaTableFilter = {}): Promise<QuotaTableRow[]> {
+  return quotaTableRows(ctx, await listQuotaTableKeys(ctx, filter));
+}
+
+/** The levels and use of the given keys of the quota table (a page of them), in their order. */
+export async function quotaTableRows(ctx: Ctx, keys: readonly QuotaTableKey[]): Promise<QuotaTableRow[]> {
+  requireOperator(ctx);
+  const db = getDb();
   const rows: QuotaTableRow[] = [];
-  for (const k of keys.rows) {
-    const s = await quotaStanding(db, { orgId: k.org_id, gpuModelId: k.model, regionCode: k.region });
+  for (const k of keys) {
+    const s = await quotaStanding(db, { orgId: k.orgId, gpuModelId: k.gpuModelId, regionCode: k.regionCode });
     const borrowed = Math.max(0, s.held - s.nominal);
     let lent = 0;
-    if (k.cohort_id) {
+    if (k.cohortId) {
       // The cohort's borrowed use, spread over the lenders in proportion to what each leaves unused.
       const peers = await db.execute<{ org_id: string }>(
-        sql`select org_id from cohort_members where cohort_id = ${k.cohort_id}`,
+        sql`select org_id from cohort_members where cohort_id = ${k.cohortId}`,
       );
       let pool = 0;
       let poolBorrowed = 0;
       let mine = 0;
       for (const p of peers.rows) {
         const ps =
-          p.org_id === k.org_id
+          p.org_id === k.orgId
             ? s
-            : await quotaStanding(db, { orgId: p.org_id, gpuModelId: k.model, regionCode: k.region });
+            : await quotaStanding(db, {
+                orgId: p.org_id,
+                gpuModelId: k.gpuModelId,
+                regionCode: k.regionCode,
+              });
         poolBorrowed += Math.max(0, ps.held - ps.nominal);
         const unused = Math.max(0, ps.nominal - ps.held);
         const lendable = ps.lendingLimit === null ? unused : Math.min(unused, ps.lendingLimit);
         pool += lendable;
-        if (p.org_id === k.org_id) mine = lendable;
+        if (p.org_id === k.orgId) mine = lendable;
       }
       lent = pool > 0 ? Math.min(mine, Math.round((mine * Math.min(poolBorrowed, pool)) / pool)) : 0;
     }
     rows.push({
-      orgId: k.org_id,
-      orgName: k.name,
-      orgSlug: k.slug,
-      gpuModelId: k.model,
-      regionCode: k.region,
+      orgId: k.orgId,
+      orgName: k.orgName,
+      orgSlug: k.orgSlug,
+      gpuModelId: k.gpuModelId,
+      regionCode: k.regionCode,
       source: s.source,
       nominalGpus: gpusOfSlices(s.nominal),
       borrowingLimitGpus: gpusOfSlices(s.borrowingLimit),
@@ -90,7 +137,7 @@ export async function listQuotaTable(ctx: Ctx): Promise<QuotaTableRow[]> {
       inUseGpus: gpusOfSlices(s.held),
       borrowedGpus: gpusOfSlices(borrowed),
       lentGpus: gpusOfSlices(lent),
-      cohortName: k.cohort,
+      cohortName: k.cohortName,
     });
   }
   return rows;

@@ -85,7 +85,7 @@ describe("quota API", () => {
     const rows = await allPages<
       { orgId: string; regionCode: string; nominalGpus: number },
       Record<string, never>
-    >(adminQuotas, "/admin/quotas?limit=100", {}, { headers: console_ });
+    >(adminQuotas, `/admin/quotas?limit=100&org=${o.slug}`, {}, { headers: console_ });
     expect(rows.find((r) => r.orgId === o.org.id && r.regionCode === fleet.region)?.nominalGpus).toBe(4);
     const bad = await call(
       putQuota,
@@ -122,7 +122,7 @@ describe("operators' quota levels: ETag and If-Match (issue 10)", () => {
         await allPages<
           { orgId: string; regionCode: string; nominalGpus: number; etag: string },
           Record<string, never>
-        >(adminQuotas, "/admin/quotas?limit=100", {}, { headers: console_ })
+        >(adminQuotas, `/admin/quotas?limit=100&org=${o.org.id}`, {}, { headers: console_ })
       ).find((r) => r.orgId === o.org.id && r.regionCode === fleet.region);
     const seen = await row();
     expect(seen?.etag).toMatch(/^"[\w-]+"$/);
@@ -148,6 +148,36 @@ describe("operators' quota levels: ETag and If-Match (issue 10)", () => {
     expect(ok.status).toBe(200);
     expect(await ok.json()).toMatchObject({ nominalGpus: 5, source: "organization" });
     expect(ok.headers.get("etag")).toBe((await row())?.etag);
+    session.actor = null;
+  });
+});
+
+describe("operators' quota table filters", () => {
+  it("?org= (slug or id), ?region= and ?gpuModel= narrow the table; a page computes only its rows", async () => {
+    const fleet = await newFleet([{ gpus: 8 }]);
+    const a = await newOrg("qfilter-a");
+    const b = await newOrg("qfilter-b");
+    const op = { actor: { ...(a.actor as UserActor), isOperator: true } };
+    session.actor = op.actor;
+    for (const o of [a, b])
+      await setOrgQuota(op, {
+        orgId: o.org.id,
+        gpuModelId: "h100",
+        regionCode: fleet.region,
+        nominalGpus: 2,
+        borrowingLimitGpus: 0,
+      });
+    type Row = { orgId: string; regionCode: string; gpuModelId: string };
+    const list = (q: string) =>
+      allPages<Row, Record<string, never>>(adminQuotas, `/admin/quotas?${q}`, {}, { headers: console_ });
+    const bySlug = await list(`org=${a.slug}`);
+    expect(bySlug.length).toBeGreaterThan(0);
+    expect(new Set(bySlug.map((r) => r.orgId))).toEqual(new Set([a.org.id]));
+    expect(await list(`org=${a.org.id}`)).toEqual(bySlug);
+    const inRegion = await list(`region=${fleet.region}&gpuModel=h100&limit=1`);
+    expect(inRegion.map((r) => r.orgId).sort()).toEqual([a.org.id, b.org.id].sort());
+    expect(await list(`org=${b.slug}&gpuModel=a10`)).toEqual([]);
+    expect(await list("org=no-such-org")).toEqual([]);
     session.actor = null;
   });
 });

@@ -136,8 +136,14 @@ const paths: ZodOpenApiPathsObject = {
       tags: ["Operators"],
       summary: "All quotas with use",
       description:
-        "Operators only. Every organization × GPU model × region with a quota of its own or GPUs held.",
-      requestParams: { query: pageParams },
+        "Operators only. Every organization × GPU model × region with a quota of its own or GPUs held. Filter by `org` (an organization's id or slug), `gpuModel` and `region`.",
+      requestParams: {
+        query: pageParams.extend({
+          org: z.string().max(200).optional().meta({ description: "An organization's id or slug" }),
+          gpuModel: z.string().max(100).optional().meta({ example: "h100" }),
+          region: z.string().max(100).optional().meta({ example: "eu-west" }),
+        }),
+      },
       responses: responses(
         {
           "200": json(

@@ -3,23 +3,26 @@ import { etagOf, ifMatchCheck } from "@/lib/api/etag";
 import { apiHandler, apiJson } from "@/lib/api/handler";
 import { notAllowed } from "@/lib/api/not-allowed";
 import { pageOf } from "@/lib/api/paging";
-import { listQuotaTable, quotaLevelsView, setOrgQuota } from "@/lib/quotas";
+import { listQuotaTableKeys, quotaLevelsView, quotaTableRows, setOrgQuota } from "@/lib/quotas";
 
 const tagOf = (r: Parameters<typeof quotaLevelsView>[0]) => etagOf(quotaLevelsView(r));
 
 /**
- * GET (operators): every organization × GPU model × region with its levels and use; each row's `etag` is
- * what PUT's If-Match compares with (a list has no per-row header).
+ * GET (operators) ?org=&gpuModel=&region=&limit=&cursor=: every organization × GPU model × region with its
+ * levels and use; each row's `etag` is what PUT's If-Match compares with (a list has no per-row header). The
+ * page is cut from the table's keys first, so use is computed for that page's rows only.
  */
-export const GET = apiHandler(async ({ ctx, url }) =>
-  apiJson(
-    pageOf(
-      (await listQuotaTable(ctx)).map((r) => ({ ...r, etag: tagOf(r) })),
-      url.searchParams,
-      (r) => `${r.orgId}/${r.gpuModelId}/${r.regionCode}`,
-    ),
-  ),
-);
+export const GET = apiHandler(async ({ ctx, url }) => {
+  const q = (k: string) => url.searchParams.get(k) || undefined;
+  const keys = await listQuotaTableKeys(ctx, {
+    org: q("org"),
+    gpuModelId: q("gpuModel"),
+    regionCode: q("region"),
+  });
+  const page = pageOf(keys, url.searchParams, (k) => `${k.orgId}/${k.gpuModelId}/${k.regionCode}`);
+  const rows = await quotaTableRows(ctx, page.items);
+  return apiJson({ ...page, items: rows.map((r) => ({ ...r, etag: tagOf(r) })) });
+});
 
 /**
  * PUT {orgId, gpuModelId, regionCode, nominalGpus, borrowingLimitGpus, lendingLimitGpus?, confirmReclaim?}:
