@@ -516,11 +516,17 @@ export interface paths {
             };
         };
         put?: never;
-        /** Create a cohort */
+        /**
+         * Create a cohort
+         * @description Platform operators only. A name already taken is a 422 at `name`.
+         */
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Any unique string per intended create (a UUID); the same key again returns the first answer (200, Idempotent-Replayed: true), with another body is a 409. Remembered for 24 hours */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -534,7 +540,28 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Created */
+                /** @description Replayed: this Idempotency-Key already created it */
+                200: {
+                    headers: {
+                        "Idempotent-Replayed": "true";
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            description: string;
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                        };
+                    };
+                };
+                /** @description Cohort created */
                 201: {
                     headers: {
                         /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
@@ -545,6 +572,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
                             description: string;
                             /** Format: uuid */
                             id: string;
@@ -581,6 +610,15 @@ export interface paths {
                 };
                 /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The resource is in a state that does not allow this, or an Idempotency-Key was reused for another request */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -749,7 +787,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Any unique string per intended create (a UUID); the same key again returns the first answer (200, Idempotent-Replayed: true), with another body is a 409. Remembered for 24 hours */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -767,7 +808,31 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Added */
+                /** @description Replayed: this Idempotency-Key already created it */
+                200: {
+                    headers: {
+                        "Idempotent-Replayed": "true";
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            gpuCount: number;
+                            gpuModelId: string;
+                            /** Format: uuid */
+                            id: string;
+                            migGpus: number;
+                            name: string;
+                            regionCode: string;
+                            /** @enum {string} */
+                            status: "active" | "draining" | "down";
+                        };
+                    };
+                };
+                /** @description Node created */
                 201: {
                     headers: {
                         /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
@@ -819,6 +884,15 @@ export interface paths {
                 };
                 /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The resource is in a state that does not allow this, or an Idempotency-Key was reused for another request */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1487,7 +1561,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Any unique string per intended create (a UUID); the same key again returns the first answer (200, Idempotent-Replayed: true), with another body is a 409. Remembered for 24 hours */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -1512,7 +1589,21 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Scheduled */
+                /** @description Replayed: this Idempotency-Key already created it */
+                200: {
+                    headers: {
+                        "Idempotent-Replayed": "true";
+                        /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
+                        RateLimit: string;
+                        /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
+                        "RateLimit-Policy": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ScheduledPrice"];
+                    };
+                };
+                /** @description Price change created */
                 201: {
                     headers: {
                         /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */

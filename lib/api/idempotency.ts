@@ -1,9 +1,9 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { and, eq, sql } from "drizzle-orm";
-import { requireOrgAccess } from "@/lib/access";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { requireOperator, requireOrgAccess } from "@/lib/access";
 import { ConflictError, nowOf, ValidationError } from "@/lib/core";
-import { inTx } from "@/lib/db/client";
+import { inTx, type Tx } from "@/lib/db/client";
 import { apiIdempotencyKeys } from "@/lib/db/schema";
 import type { ApiCtx } from "./authenticate";
 import { API_FIELD_MESSAGES } from "./field-messages";
@@ -19,6 +19,9 @@ const KEY = /^[\x21-\x7e]{1,200}$/;
  */
 type Created = { body: unknown; location?: string; replay?: unknown };
 
+/** Whose keys: an organization's member, or (orgId null) an operator acting for the platform. */
+type Scope = { orgId: string | null; userId: string };
+
 /**
  * A create that is safe to retry: with an `Idempotency-Key`, the first answer is stored in the creating
  * transaction and the same key again replays it (200, Idempotent-Replayed: true) instead of creating twice;
@@ -32,6 +35,38 @@ export async function idempotentCreate(
   route: string,
   body: unknown,
   create: (ctx: ApiCtx) => Promise<Created>,
+): Promise<Response> {
+  return keyedCreate(req, ctx, route, body, create, async (c) => {
+    const { org, userId } = await requireOrgAccess(c, orgSlug, "viewer");
+    return { orgId: org.id, userId };
+  });
+}
+
+/**
+ * The same for the operators' creates under /api/v1/admin (cohorts, nodes, prices), which belong to no
+ * organization: keys are the operator's own, in the platform scope (org_id null). Who is not an operator is
+ * refused before any key is read, so a replay cannot show them what an operator created.
+ */
+export async function idempotentPlatformCreate(
+  req: Request,
+  ctx: ApiCtx,
+  route: string,
+  body: unknown,
+  create: (ctx: ApiCtx) => Promise<Created>,
+): Promise<Response> {
+  return keyedCreate(req, ctx, `admin/${route}`, body, create, async (c) => {
+    requireOperator(c);
+    return { orgId: null, userId: ctx.actor.userId };
+  });
+}
+
+async function keyedCreate(
+  req: Request,
+  ctx: ApiCtx,
+  route: string,
+  body: unknown,
+  create: (ctx: ApiCtx) => Promise<Created>,
+  scopeOf: (ctx: ApiCtx & { tx: Tx }) => Promise<Scope>,
 ): Promise<Response> {
   const key = req.headers.get("idempotency-key");
   const created = (c: Created, replayed: boolean) =>
@@ -51,12 +86,12 @@ export async function idempotentCreate(
     .digest("hex");
   const now = nowOf(ctx);
   return inTx(ctx, async (c) => {
-    const { org, userId } = await requireOrgAccess(c, orgSlug, "viewer");
+    const { orgId, userId } = await scopeOf(c);
     await c.tx.execute(
-      sql`select pg_advisory_xact_lock(hashtext('forja:api-idempotency'), hashtext(${`${org.id}/${userId}/${key}`}))`,
+      sql`select pg_advisory_xact_lock(hashtext('forja:api-idempotency'), hashtext(${`${orgId ?? "platform"}/${userId}/${key}`}))`,
     );
     const where = and(
-      eq(apiIdempotencyKeys.orgId, org.id),
+      orgId === null ? isNull(apiIdempotencyKeys.orgId) : eq(apiIdempotencyKeys.orgId, orgId),
       eq(apiIdempotencyKeys.userId, userId),
       eq(apiIdempotencyKeys.key, key),
     );
@@ -75,7 +110,7 @@ export async function idempotentCreate(
     // Stored as the client received it (dates as ISO text), so a replay is byte-for-byte the same answer.
     const stored = JSON.parse(JSON.stringify(result.replay ?? result.body)) as unknown;
     await c.tx.insert(apiIdempotencyKeys).values({
-      orgId: org.id,
+      orgId,
       userId,
       key,
       requestHash,

@@ -105,3 +105,31 @@ describe("GET /api/v1/openapi.json", () => {
     );
   });
 });
+
+describe("operators' creates (issue 10)", () => {
+  it("document the Idempotency-Key header and the replay on POST /admin/cohorts, /admin/nodes, /admin/prices", async () => {
+    const doc = await (await openApiRoute(new Request("http://forja.test/api/v1/openapi.json"))).json();
+    for (const path of ["/admin/cohorts", "/admin/nodes", "/admin/prices"]) {
+      const post = doc.paths[path].post;
+      expect(
+        post.parameters.map((p: { in: string; name: string }) => `${p.in}:${p.name}`),
+        path,
+      ).toEqual(["header:Idempotency-Key"]);
+      expect(post.responses["200"].headers, path).toHaveProperty("Idempotent-Replayed");
+      expect(Object.keys(post.responses), path).toEqual(expect.arrayContaining(["201", "200", "409"]));
+    }
+  });
+
+  it("every POST that creates (answers 201) takes an Idempotency-Key", async () => {
+    const doc = await (await openApiRoute(new Request("http://forja.test/api/v1/openapi.json"))).json();
+    const missing: string[] = [];
+    type Post = { responses?: Record<string, unknown>; parameters?: Array<{ name: string }> };
+    for (const [path, item] of Object.entries(doc.paths as Record<string, { post?: Post }>)) {
+      const post = item.post;
+      if (!post?.responses?.["201"]) continue;
+      const names = (post.parameters ?? []).map((p) => p.name);
+      if (!names.includes("Idempotency-Key")) missing.push(path);
+    }
+    expect(missing).toEqual([]);
+  });
+});

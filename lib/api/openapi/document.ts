@@ -199,10 +199,14 @@ const paths: ZodOpenApiPathsObject = {
     post: {
       tags: ["Operators"],
       summary: "Create a cohort",
+      description: "Platform operators only. A name already taken is a 422 at `name`.",
+      requestParams: { header: idempotencyHeader },
       requestBody: { required: true, content: { "application/json": { schema: cohortSchema } } },
       responses: responses(
-        { "201": json("Created", cohortViewSchema.omit({ members: true })) },
-        [400, 403, 413, 422],
+        createdResponses("Cohort", cohortViewSchema.omit({ members: true }).extend({ createdAt: z.date() }), {
+          location: false,
+        }),
+        [400, 403, 409, 413, 422],
       ),
     },
   },
@@ -355,23 +359,23 @@ const paths: ZodOpenApiPathsObject = {
       summary: "Add a node",
       description:
         "Platform operators only, to a region Forja places in (a cluster-attached region discovers its nodes). The first `migGpus` GPUs start in MIG mode.",
+      requestParams: { header: idempotencyHeader },
       requestBody: { required: true, content: { "application/json": { schema: addNodeSchema } } },
       responses: responses(
-        {
-          "201": json(
-            "Added",
-            nodeListSchema.shape.items.element.pick({
-              id: true,
-              name: true,
-              regionCode: true,
-              gpuModelId: true,
-              gpuCount: true,
-              migGpus: true,
-              status: true,
-            }),
-          ),
-        },
-        [400, 403, 413, 422],
+        createdResponses(
+          "Node",
+          nodeListSchema.shape.items.element.pick({
+            id: true,
+            name: true,
+            regionCode: true,
+            gpuModelId: true,
+            gpuCount: true,
+            migGpus: true,
+            status: true,
+          }),
+          { location: false },
+        ),
+        [400, 403, 409, 413, 422],
       ),
     },
   },

@@ -76,12 +76,21 @@ export const ifMatchHeader = z.object({
   }),
 });
 
-/** 201 Created and its idempotent replay (200) of the same representation. */
-export function createdResponses(what: string, schema: z.ZodType): ZodOpenApiResponsesObject {
+/**
+ * 201 Created and its idempotent replay (200) of the same representation. `location: false` where the
+ * resource has no URL of its own to point at (the operators' cohorts, nodes and prices).
+ */
+export function createdResponses(
+  what: string,
+  schema: z.ZodType,
+  opts: { location?: boolean } = {},
+): ZodOpenApiResponsesObject {
   return {
     "201": {
       ...json(`${what} created`, schema),
-      headers: z.object({ Location: z.string().meta({ description: "Its URL" }) }),
+      ...(opts.location === false
+        ? {}
+        : { headers: z.object({ Location: z.string().meta({ description: "Its URL" }) }) }),
     },
     "200": {
       ...json("Replayed: this Idempotency-Key already created it", schema),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { PRICING_MODELS, priceRowSchema, schedulePriceSchema } from "@/lib/catalog";
-import { json, listOf, pageParams, responses } from "./parts";
+import { createdResponses, idempotencyHeader, json, listOf, pageParams, responses } from "./parts";
 
 const scheduledSchema = z
   .object({
@@ -36,8 +36,12 @@ export const pricePaths: ZodOpenApiPathsObject = {
       summary: "Schedule a price change",
       description:
         "Platform operators only. The price takes effect at `effectiveFrom` (in the future; never applied early): the catalog, launches and metering use it from that instant, the price in force until then. A time already taken for the same key is a 409.",
+      requestParams: { header: idempotencyHeader },
       requestBody: { required: true, content: { "application/json": { schema: schedulePriceSchema } } },
-      responses: responses({ "201": json("Scheduled", scheduledSchema) }, [400, 403, 409, 413, 422]),
+      responses: responses(
+        createdResponses("Price change", scheduledSchema, { location: false }),
+        [400, 403, 409, 413, 422],
+      ),
     },
   },
   "/admin/prices/{id}": {

@@ -7,9 +7,9 @@ import {
   jsonb,
   pgEnum,
   pgTable,
-  primaryKey,
   text,
   timestamp,
+  unique,
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
@@ -170,13 +170,14 @@ export const apiTokens = pgTable(
 /**
  * Idempotency keys of API creates (budgets, quota requests, projects, invitations …): the first answer is kept
  * so a retry with the same key replays it instead of creating twice. Written in the creating transaction.
+ * `org_id` is null for the operators' platform creates (/api/v1/admin: cohorts, nodes, prices), which belong
+ * to no organization; the key is unique per (organization or platform) × user, with NULLS NOT DISTINCT so
+ * two platform rows with one user and key collide as two rows of one organization do.
  */
 export const apiIdempotencyKeys = pgTable(
   "api_idempotency_keys",
   {
-    orgId: uuid("org_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    orgId: uuid("org_id").references(() => organizations.id, { onDelete: "cascade" }),
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
@@ -189,7 +190,7 @@ export const apiIdempotencyKeys = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    primaryKey({ columns: [t.orgId, t.userId, t.key] }),
+    unique("api_idempotency_keys_scope_key").on(t.orgId, t.userId, t.key).nullsNotDistinct(),
     index("api_idempotency_created_idx").on(t.createdAt),
   ],
 );

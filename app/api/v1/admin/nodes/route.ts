@@ -1,6 +1,7 @@
 import { listNodes } from "@/lib/admin";
 import { readJsonBody } from "@/lib/api/body";
 import { apiHandler, apiJson } from "@/lib/api/handler";
+import { idempotentPlatformCreate } from "@/lib/api/idempotency";
 import { notAllowed } from "@/lib/api/not-allowed";
 import { pageOf } from "@/lib/api/paging";
 import { addNode } from "@/lib/provisioning";
@@ -14,9 +15,13 @@ export const GET = apiHandler(async ({ ctx, url }) => {
   return apiJson(pageOf(nodes, url.searchParams, (n) => n.id));
 });
 
-/** POST {name, regionCode, gpuModelId, gpuCount, vcpus, ramGib, migGpus?}: add a node to a simulated region. */
-export const POST = apiHandler(async ({ req, ctx }) =>
-  apiJson(await addNode(ctx, await readJsonBody(req)), { status: 201 }),
-);
+/**
+ * POST {name, regionCode, gpuModelId, gpuCount, vcpus, ramGib, migGpus?}: add a node to a simulated region;
+ * with an Idempotency-Key a retried call answers the node it added instead of adding another.
+ */
+export const POST = apiHandler(async ({ req, ctx }) => {
+  const body = await readJsonBody(req);
+  return idempotentPlatformCreate(req, ctx, "nodes", body, async (c) => ({ body: await addNode(c, body) }));
+});
 
 export const { PUT, PATCH, DELETE } = notAllowed("GET", "POST");

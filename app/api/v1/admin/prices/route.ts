@@ -1,5 +1,6 @@
 import { readJsonBody } from "@/lib/api/body";
 import { apiHandler, apiJson } from "@/lib/api/handler";
+import { idempotentPlatformCreate } from "@/lib/api/idempotency";
 import { notAllowed } from "@/lib/api/not-allowed";
 import { pageOf } from "@/lib/api/paging";
 import { listPrices, schedulePriceChange } from "@/lib/catalog";
@@ -15,9 +16,15 @@ export const GET = apiHandler(async ({ ctx, url }) => {
   );
 });
 
-/** POST {instanceTypeId, regionCode, pricingModel, usdPerHour, effectiveFrom}: schedule a future price. */
-export const POST = apiHandler(async ({ req, ctx }) =>
-  apiJson(await schedulePriceChange(ctx, await readJsonBody(req)), { status: 201 }),
-);
+/**
+ * POST {instanceTypeId, regionCode, pricingModel, usdPerHour, effectiveFrom}: schedule a future price; with an
+ * Idempotency-Key a retry replays the change scheduled (the time it took is otherwise a 409).
+ */
+export const POST = apiHandler(async ({ req, ctx }) => {
+  const body = await readJsonBody(req);
+  return idempotentPlatformCreate(req, ctx, "prices", body, async (c) => ({
+    body: await schedulePriceChange(c, body),
+  }));
+});
 
 export const { PUT, PATCH, DELETE } = notAllowed("GET", "POST");
