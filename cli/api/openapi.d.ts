@@ -206,12 +206,15 @@ export interface paths {
         get?: never;
         /**
          * Put an organization in a cohort
-         * @description Platform operators only. With its fair-share weight (0.1–100); an organization is in one cohort at most, so this moves it out of any other. An unknown cohort or organization is a 422 at its field.
+         * @description Platform operators only. With its fair-share weight (0.1–100); an organization is in one cohort at most, so this moves it out of any other. An unknown cohort or organization is a 422 at its field. With If-Match (the member's `etag` from GET /admin/cohorts), a membership another operator changed since is a 412 and nothing is written; any If-Match for an organization in no cohort is a 412.
          */
         put: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The ETag you read; a stale one is a 412 and nothing changes (omit for last-write-wins) */
+                    "If-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -227,9 +230,11 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description The membership */
+                /** @description The membership as saved */
                 200: {
                     headers: {
+                        /** @description Send back as If-Match to update safely */
+                        ETag: string;
                         /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
                         RateLimit: string;
                         /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
@@ -275,6 +280,15 @@ export interface paths {
                 };
                 /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description If-Match does not match the resource's current ETag: someone changed it since you read it. Nothing was written */
+                412: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -431,7 +445,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List cohorts */
+        /**
+         * List cohorts
+         * @description Platform operators only. `org` (an organization id): only the cohort it is in. Each member's `etag` is what PUT /admin/cohort-members takes as If-Match.
+         */
         get: {
             parameters: {
                 query?: {
@@ -439,6 +456,7 @@ export interface paths {
                     cursor?: string;
                     /** @description Items per page (1–100) */
                     limit?: number;
+                    org?: string;
                 };
                 header?: never;
                 path?: never;
@@ -457,7 +475,20 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            items: components["schemas"]["Cohort"][];
+                            items: {
+                                description: string;
+                                /** Format: uuid */
+                                id: string;
+                                members: {
+                                    /** @description Send as If-Match on PUT /admin/cohort-members to refuse a lost update (412) */
+                                    etag: string;
+                                    /** Format: uuid */
+                                    orgId: string;
+                                    orgName: string;
+                                    weight: number;
+                                }[];
+                                name: string;
+                            }[];
                             /** @description Pass as `cursor` for the next page; null on the last */
                             next: string | null;
                         };
@@ -707,6 +738,8 @@ export interface paths {
                             items: {
                                 /** Format: date-time */
                                 createdAt: string;
+                                /** @description Send as If-Match on PUT /admin/nodes/{id}/mig-layout (its MIG layout's) to refuse a lost update (412) */
+                                etag: string;
                                 gpuCount: number;
                                 gpuModelId: string;
                                 gpuModelName: string;
@@ -714,6 +747,7 @@ export interface paths {
                                 /** Format: uuid */
                                 id: string;
                                 instances: number;
+                                migGpuIndexes: number[];
                                 migGpus: number;
                                 name: string;
                                 ramGib: number;
@@ -1334,12 +1368,15 @@ export interface paths {
         get?: never;
         /**
          * Change the MIG layout of an idle node
-         * @description Platform operators only, with the console session. `migGpus` lists the GPU indexes to put in MIG mode (7 slices each); every other GPU holds whole-GPU instances. Refused (409, reason `node_busy`) while any instance holds GPUs on the node; the scheduler places on the new layout from its next pass.
+         * @description Platform operators only, with the console session. `migGpus` lists the GPU indexes to put in MIG mode (7 slices each); every other GPU holds whole-GPU instances. Refused (409, reason `node_busy`) while any instance holds GPUs on the node; the scheduler places on the new layout from its next pass. With If-Match (the node row's `etag` from GET /admin/nodes), a layout another operator changed since is a 412 and nothing changes.
          */
         put: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The ETag you read; a stale one is a 412 and nothing changes (omit for last-write-wins) */
+                    "If-Match"?: string;
+                };
                 path: {
                     /** @description Node id */
                     id: string;
@@ -1357,6 +1394,8 @@ export interface paths {
                 /** @description The new layout */
                 200: {
                     headers: {
+                        /** @description Send back as If-Match to update safely */
+                        ETag: string;
                         /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
                         RateLimit: string;
                         /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
@@ -1409,6 +1448,15 @@ export interface paths {
                 };
                 /** @description The resource is in a state that does not allow this, or an Idempotency-Key was reused for another request */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description If-Match does not match the resource's current ETag: someone changed it since you read it. Nothing was written */
+                412: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1806,15 +1854,17 @@ export interface paths {
         };
         /**
          * List quota defaults
-         * @description Platform operators only. What organizations without a quota row of their own get, per GPU model × region.
+         * @description Platform operators only. What organizations without a quota row of their own get, per GPU model × region. Filter by `gpuModel` and `region` (`*` matches the any-rows literally).
          */
         get: {
             parameters: {
                 query?: {
                     /** @description The `next` of the previous page; omit for the first page */
                     cursor?: string;
+                    gpuModel?: string;
                     /** @description Items per page (1–100) */
                     limit?: number;
+                    region?: string;
                 };
                 header?: never;
                 path?: never;
@@ -1833,7 +1883,18 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            items: components["schemas"]["QuotaDefault"][];
+                            items: {
+                                borrowingLimitGpus: number;
+                                /** @description Send as If-Match on PUT to refuse a lost update (412) */
+                                etag: string;
+                                /** @description A GPU model id, or '*' for any */
+                                gpuModelId: string;
+                                /** @description null = all unused nominal may be lent */
+                                lendingLimitGpus: number | null;
+                                nominalGpus: number;
+                                /** @description A region code, or '*' for any */
+                                regionCode: string;
+                            }[];
                             /** @description Pass as `cursor` for the next page; null on the last */
                             next: string | null;
                         };
@@ -1893,12 +1954,15 @@ export interface paths {
         };
         /**
          * Set a quota default
-         * @description Platform operators only. Creates or replaces the default for a GPU model × region (`*` = any model or region) that organizations without their own row get. Audited.
+         * @description Platform operators only. Creates or replaces the default for a GPU model × region (`*` = any model or region) that organizations without their own row get. Audited. With If-Match (a row's `etag` from GET), a default another operator changed since is a 412 and nothing is written; any If-Match on a default that does not exist yet is a 412.
          */
         put: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The ETag you read; a stale one is a 412 and nothing changes (omit for last-write-wins) */
+                    "If-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -1917,6 +1981,8 @@ export interface paths {
                 /** @description Saved */
                 200: {
                     headers: {
+                        /** @description Send back as If-Match to update safely */
+                        ETag: string;
                         /** @description What is left of this window: `"read";r=599;t=42` (remaining calls, seconds to reset) */
                         RateLimit: string;
                         /** @description The limit that applies: `"read";q=600;w=60` (calls per window of seconds; reads and writes apart) */
@@ -1967,6 +2033,15 @@ export interface paths {
                 };
                 /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description If-Match does not match the resource's current ETag: someone changed it since you read it. Nothing was written */
+                412: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5972,7 +6047,21 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            items: components["schemas"]["Invitation"][];
+                            items: {
+                                /** Format: date-time */
+                                createdAt: string;
+                                email: string;
+                                /** @description Send as If-Match on DELETE to refuse a lost update (412) */
+                                etag: string;
+                                expired: boolean;
+                                /** Format: date-time */
+                                expiresAt: string;
+                                /** Format: uuid */
+                                id: string;
+                                invitedByName: string | null;
+                                /** @enum {string} */
+                                role: "owner" | "admin" | "member" | "viewer";
+                            }[];
                             /** @description Pass as `cursor` for the next page; null on the last */
                             next: string | null;
                         };
@@ -6198,11 +6287,17 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke an invitation (admins and owners) */
+        /**
+         * Revoke an invitation (admins and owners)
+         * @description With If-Match (the row's `etag` from the list), an invitation resent or changed since it was read is a 412 and stays open.
+         */
         delete: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The ETag you read; a stale one is a 412 and nothing changes (omit for last-write-wins) */
+                    "If-Match"?: string;
+                };
                 path: {
                     /** @description Invitation id */
                     id: string;
@@ -6253,6 +6348,15 @@ export interface paths {
                 };
                 /** @description The resource is in a state that does not allow this, or an Idempotency-Key was reused for another request */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description If-Match does not match the resource's current ETag: someone changed it since you read it. Nothing was written */
+                412: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -10009,18 +10113,6 @@ export interface components {
             /** @description 95th percentile of the queue waits ended in the last 30 days; null when none */
             waitP95Seconds: number | null;
         };
-        Cohort: {
-            description: string;
-            /** Format: uuid */
-            id: string;
-            members: {
-                /** Format: uuid */
-                orgId: string;
-                orgName: string;
-                weight: number;
-            }[];
-            name: string;
-        };
         CreatedWebhookEndpoint: {
             /** Format: date-time */
             createdAt: string;
@@ -10193,19 +10285,6 @@ export interface components {
             regionCode: string;
             state: components["schemas"]["InstanceState"];
             stateReason: string | null;
-        };
-        Invitation: {
-            /** Format: date-time */
-            createdAt: string;
-            email: string;
-            expired: boolean;
-            /** Format: date-time */
-            expiresAt: string;
-            /** Format: uuid */
-            id: string;
-            invitedByName: string | null;
-            /** @enum {string} */
-            role: "owner" | "admin" | "member" | "viewer";
         };
         LaunchedSpec: {
             args: string[] | null;
@@ -10505,16 +10584,6 @@ export interface components {
                 [key: string]: string | number;
             };
         } | null;
-        QuotaDefault: {
-            borrowingLimitGpus: number;
-            /** @description A GPU model id, or '*' for any */
-            gpuModelId: string;
-            /** @description null = all unused nominal may be lent */
-            lendingLimitGpus: number | null;
-            nominalGpus: number;
-            /** @description A region code, or '*' for any */
-            regionCode: string;
-        };
         QuotaRequest: {
             createdAt: string;
             decidedAt: string | null;

@@ -18,6 +18,8 @@ export const nodeRowSchema = z.object({
   gpuCount: z.number().int(),
   /** GPUs in MIG mode (each carved into 7 compute slices). */
   migGpus: z.number().int(),
+  /** Which GPUs (by index) are in MIG mode: the layout PUT /admin/nodes/{id}/mig-layout sets. */
+  migGpuIndexes: z.array(z.number().int()),
   /** Physical GPUs holding at least one live allocation. */
   gpusAllocated: z.number().int(),
   /** Instances holding capacity there (provisioning, running, stopping, preempting). */
@@ -43,6 +45,8 @@ const rowSql = sql`
     m.name as "gpuModelName", n.status, n.gpu_count as "gpuCount", n.vcpus, n.ram_gib as "ramGib",
     n.created_at as "createdAt",
     (select count(*)::int from node_gpus g where g.node_id = n.id and g.mig_enabled) as "migGpus",
+    array(select g.gpu_index from node_gpus g where g.node_id = n.id and g.mig_enabled
+      order by g.gpu_index) as "migGpuIndexes",
     (select count(distinct a.node_gpu_id)::int from gpu_allocations a
       where a.node_id = n.id and a.released_at is null) as "gpusAllocated",
     (select count(*)::int from instances i where i.node_id = n.id

@@ -37,7 +37,12 @@ export type MigLayout = { nodeId: string; migGpus: number[] };
  * a GPU while its mode changes, and places on the new layout from its next pass. A region whose cluster
  * engine (Slurm, Kubernetes) discovers its nodes has its layout set on the cluster.
  */
-export async function setNodeMigLayout(ctx: Ctx, nodeId: string, raw: unknown): Promise<MigLayout> {
+export async function setNodeMigLayout(
+  ctx: Ctx,
+  nodeId: string,
+  raw: unknown,
+  opts: { precondition?: (current: MigLayout) => void } = {},
+): Promise<MigLayout> {
   requireOperator(ctx);
   if (!UUID.test(nodeId)) throw new NotFoundError("Node");
   const input = parseInput(migLayoutSchema, raw ?? {});
@@ -65,6 +70,13 @@ export async function setNodeMigLayout(ctx: Ctx, nodeId: string, raw: unknown): 
       throw ValidationError.field("migGpus", M.migUnsupported);
     }
     await lockRegionPlacement(tx, node.regionCode);
+    // Layouts change under the region's placement lock only, so what is read here is what gets replaced.
+    const before = await tx
+      .select({ index: nodeGpus.gpuIndex })
+      .from(nodeGpus)
+      .where(and(eq(nodeGpus.nodeId, nodeId), eq(nodeGpus.migEnabled, true)))
+      .orderBy(nodeGpus.gpuIndex);
+    opts.precondition?.({ nodeId, migGpus: before.map((b) => b.index) });
     const [busy] = await tx
       .select({ instances: sql<number>`count(distinct ${gpuAllocations.instanceId})::int` })
       .from(gpuAllocations)
@@ -75,11 +87,6 @@ export async function setNodeMigLayout(ctx: Ctx, nodeId: string, raw: unknown): 
         { reason: "node_busy", instances: busy.instances },
       );
     }
-    const before = await tx
-      .select({ index: nodeGpus.gpuIndex })
-      .from(nodeGpus)
-      .where(and(eq(nodeGpus.nodeId, nodeId), eq(nodeGpus.migEnabled, true)))
-      .orderBy(nodeGpus.gpuIndex);
     await tx
       .update(nodeGpus)
       .set({ migEnabled: sql`${nodeGpus.gpuIndex} = any(${sql.param(wanted)}::int[])` })

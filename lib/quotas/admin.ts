@@ -171,8 +171,31 @@ async function assertModelRegion(tx: Tx, model: string, region: string) {
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
 }
 
-/** Operator: what organizations without their own row get ('*' = any model or region). Audited. */
-export async function setQuotaDefault(ctx: Ctx, raw: unknown) {
+/** A quota default as the API's ETag covers it (GET /admin/quota-defaults rows and PUT's answer). */
+export type QuotaDefaultView = {
+  gpuModelId: string;
+  regionCode: string;
+  nominalGpus: number;
+  borrowingLimitGpus: number;
+  lendingLimitGpus: number | null;
+};
+export const quotaDefaultView = (r: QuotaDefaultView): QuotaDefaultView => ({
+  gpuModelId: r.gpuModelId,
+  regionCode: r.regionCode,
+  nominalGpus: r.nominalGpus,
+  borrowingLimitGpus: r.borrowingLimitGpus,
+  lendingLimitGpus: r.lendingLimitGpus,
+});
+
+/**
+ * Operator: what organizations without their own row get ('*' = any model or region). Audited. The
+ * precondition sees the default as it is (locked), or null where there is none yet.
+ */
+export async function setQuotaDefault(
+  ctx: Ctx,
+  raw: unknown,
+  opts: { precondition?: (current: QuotaDefaultView | null) => void } = {},
+) {
   requireOperator(ctx);
   const input = parseInput(setQuotaDefaultSchema, raw);
   return withTx(ctx.tx, async (tx) => {
@@ -189,7 +212,9 @@ export async function setQuotaDefault(ctx: Ctx, raw: unknown) {
       .from(quotaDefaults)
       .where(
         and(eq(quotaDefaults.gpuModelId, input.gpuModelId), eq(quotaDefaults.regionCode, input.regionCode)),
-      );
+      )
+      .for("update");
+    opts.precondition?.(prior ? quotaDefaultView(prior) : null);
     await tx
       .insert(quotaDefaults)
       .values({ gpuModelId: input.gpuModelId, regionCode: input.regionCode, ...values })
@@ -224,8 +249,23 @@ export async function createCohort(ctx: Ctx, raw: unknown) {
   });
 }
 
-/** Operator: put an organization in a cohort (moving it out of any other) with a fair-share weight. */
-export async function setCohortMember(ctx: Ctx, raw: unknown) {
+/** An organization's cohort membership as the API's ETag covers it. */
+export type CohortMemberView = { orgId: string; cohortId: string; weight: number };
+export const cohortMemberView = (r: CohortMemberView): CohortMemberView => ({
+  orgId: r.orgId,
+  cohortId: r.cohortId,
+  weight: Number(r.weight),
+});
+
+/**
+ * Operator: put an organization in a cohort (moving it out of any other) with a fair-share weight. The
+ * precondition sees the organization's membership as it is (locked), or null where it is in no cohort.
+ */
+export async function setCohortMember(
+  ctx: Ctx,
+  raw: unknown,
+  opts: { precondition?: (current: CohortMemberView | null) => void } = {},
+) {
   requireOperator(ctx);
   const input = parseInput(cohortMemberSchema, raw);
   return withTx(ctx.tx, async (tx) => {
@@ -236,14 +276,20 @@ export async function setCohortMember(ctx: Ctx, raw: unknown) {
     if (!cohort) errors.cohortId = [QUOTA_FIELD_MESSAGES.cohortUnknown];
     if (!org) errors.orgId = [QUOTA_FIELD_MESSAGES.organizationUnknown];
     if (!cohort || !org) throw new ValidationError(errors);
-    const [prior] = await tx.select().from(cohortMembers).where(eq(cohortMembers.orgId, org.id));
-    await tx
+    const [prior] = await tx
+      .select()
+      .from(cohortMembers)
+      .where(eq(cohortMembers.orgId, org.id))
+      .for("update");
+    opts.precondition?.(prior ? cohortMemberView(prior) : null);
+    const [saved] = await tx
       .insert(cohortMembers)
       .values(input)
       .onConflictDoUpdate({
         target: cohortMembers.orgId,
         set: { cohortId: input.cohortId, weight: input.weight },
-      });
+      })
+      .returning();
     await writeAudit(tx, ctx.actor, {
       orgId: org.id,
       action: "cohort.member_set",
@@ -252,6 +298,8 @@ export async function setCohortMember(ctx: Ctx, raw: unknown) {
       data: { cohort: cohort.name, weight: input.weight, before: prior ?? null },
       at: nowOf(ctx),
     });
+    // As stored (a real), so the ETag of this answer is the one GET /admin/cohorts shows.
+    return cohortMemberView(saved as CohortMemberView);
   });
 }
 

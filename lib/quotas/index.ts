@@ -6,8 +6,12 @@
  */
 
 export {
+  type CohortMemberView,
+  cohortMemberView,
   createCohort,
+  type QuotaDefaultView,
   type QuotaLevelsView,
+  quotaDefaultView,
   quotaLevelsView,
   type ReclaimPreview,
   removeCohortMember,

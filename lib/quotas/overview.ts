@@ -151,15 +151,24 @@ export type QuotaDefaultRow = {
   lendingLimitGpus: number | null;
 };
 
-export async function listQuotaDefaults(ctx: Ctx): Promise<QuotaDefaultRow[]> {
+/** Every default, or (API filters) one GPU model's or one region's: `*` rows are matched literally. */
+export async function listQuotaDefaults(
+  ctx: Ctx,
+  filters: { gpuModelId?: string; regionCode?: string } = {},
+): Promise<QuotaDefaultRow[]> {
   requireOperator(ctx);
+  const model = filters.gpuModelId ?? null;
+  const region = filters.regionCode ?? null;
   const res = await getDb().execute<{
     gpu_model_id: string;
     region_code: string;
     nominal_gpus: number;
     borrowing_limit_gpus: number;
     lending_limit_gpus: number | null;
-  }>(sql`select * from quota_defaults order by gpu_model_id, region_code`);
+  }>(sql`select * from quota_defaults
+    where (${model}::text is null or gpu_model_id = ${model})
+      and (${region}::text is null or region_code = ${region})
+    order by gpu_model_id, region_code`);
   return res.rows.map((r) => ({
     gpuModelId: r.gpu_model_id,
     regionCode: r.region_code,
@@ -176,8 +185,10 @@ export type CohortRow = {
   members: Array<{ orgId: string; orgName: string; weight: number }>;
 };
 
-export async function listCohorts(ctx: Ctx): Promise<CohortRow[]> {
+/** Every cohort with its members, or (`orgId`) only the one that organization is in. */
+export async function listCohorts(ctx: Ctx, filters: { orgId?: string } = {}): Promise<CohortRow[]> {
   requireOperator(ctx);
+  const org = filters.orgId ?? null;
   const res = await getDb().execute<{
     id: string;
     name: string;
@@ -189,6 +200,8 @@ export async function listCohorts(ctx: Ctx): Promise<CohortRow[]> {
     select c.id, c.name, c.description, m.org_id, o.name as org_name, m.weight from cohorts c
     left join cohort_members m on m.cohort_id = c.id
     left join organizations o on o.id = m.org_id
+    where ${org}::text is null
+      or exists (select 1 from cohort_members x where x.cohort_id = c.id and x.org_id::text = ${org})
     order by c.name, o.name`);
   const out = new Map<string, CohortRow>();
   for (const r of res.rows) {

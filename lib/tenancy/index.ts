@@ -22,6 +22,8 @@ export { invitationLink } from "./invitation-email";
 export {
   hashInvitationToken,
   INVITATION_TTL_MS,
+  type InvitationTagView,
+  invitationTagView,
   inviteMember,
   listInvitations,
   resendInvitation,

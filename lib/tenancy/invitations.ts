@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
-import { requireOrgAccess } from "@/lib/access";
+import { type OrgRole, requireOrgAccess } from "@/lib/access";
 import { writeAudit } from "@/lib/audit";
 import { type Ctx, NotFoundError, nowOf, parseInput, ValidationError } from "@/lib/core";
 import { inTx, readDb, type Tx } from "@/lib/db/client";
@@ -138,6 +138,18 @@ async function lockManageableInvitation(c: Ctx & { tx: Tx }, orgSlug: string, in
   return { access, inv };
 }
 
+/**
+ * What an open invitation's API ETag covers: a resend (new link, new expiry) or a change of role since it was
+ * read makes a revoke made on what was read a 412.
+ */
+export type InvitationTagView = { id: string; email: string; role: OrgRole; expiresAt: Date };
+export const invitationTagView = (r: InvitationTagView): InvitationTagView => ({
+  id: r.id,
+  email: r.email,
+  role: r.role,
+  expiresAt: r.expiresAt,
+});
+
 /** Send the invitation again with a new link (the old one stops working) and a fresh 7-day expiry. */
 export async function resendInvitation(ctx: Ctx, orgSlug: string, raw: unknown, opts: EmailOpts = {}) {
   const { invitationId } = parseInput(invitationIdSchema, raw);
@@ -176,12 +188,18 @@ export async function resendInvitation(ctx: Ctx, orgSlug: string, raw: unknown, 
   });
 }
 
-export async function revokeInvitation(ctx: Ctx, orgSlug: string, raw: unknown) {
+export async function revokeInvitation(
+  ctx: Ctx,
+  orgSlug: string,
+  raw: unknown,
+  opts: { precondition?: (current: InvitationTagView) => void } = {},
+) {
   const { invitationId } = parseInput(invitationIdSchema, raw);
   const now = nowOf(ctx);
   return inTx(ctx, async (c) => {
     const { tx } = c;
     const { access, inv } = await lockManageableInvitation(c, orgSlug, invitationId);
+    opts.precondition?.(inv);
     await tx.update(invitations).set({ revokedAt: now }).where(eq(invitations.id, inv.id));
     await writeAudit(tx, ctx.actor, {
       orgId: access.org.id,

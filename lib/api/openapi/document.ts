@@ -15,7 +15,6 @@ import {
 } from "@/lib/provisioning";
 import {
   adminQuotaListSchema,
-  cohortListSchema,
   cohortSchema,
   cohortViewSchema,
   operatorQuotaRequestViewSchema,
@@ -38,6 +37,7 @@ import {
   orgPath,
   pageParams,
   responses,
+  rowEtag,
 } from "./parts";
 import { budgetPaths } from "./paths-budgets";
 import { operatorPaths } from "./paths-operators";
@@ -190,9 +190,24 @@ const paths: ZodOpenApiPathsObject = {
     get: {
       tags: ["Operators"],
       summary: "List cohorts",
-      requestParams: { query: pageParams },
+      description:
+        "Platform operators only. `org` (an organization id): only the cohort it is in. Each member's `etag` is what PUT /admin/cohort-members takes as If-Match.",
+      requestParams: { query: pageParams.extend({ org: z.string().optional() }) },
       responses: responses(
-        { "200": json("Cohorts with members and weights", listOf(cohortListSchema.shape.items.element)) },
+        {
+          "200": json(
+            "Cohorts with members and weights",
+            listOf(
+              cohortViewSchema.extend({
+                members: z.array(
+                  cohortViewSchema.shape.members.element.extend({
+                    etag: rowEtag("PUT /admin/cohort-members"),
+                  }),
+                ),
+              }),
+            ),
+          ),
+        },
         [403, 422],
       ),
     },
@@ -350,7 +365,16 @@ const paths: ZodOpenApiPathsObject = {
         }),
       },
       responses: responses(
-        { "200": json("Nodes by region and name", listOf(nodeListSchema.shape.items.element)) },
+        {
+          "200": json(
+            "Nodes by region and name",
+            listOf(
+              nodeListSchema.shape.items.element.extend({
+                etag: rowEtag("PUT /admin/nodes/{id}/mig-layout (its MIG layout's)"),
+              }),
+            ),
+          ),
+        },
         [403, 422],
       ),
     },
@@ -390,12 +414,17 @@ const paths: ZodOpenApiPathsObject = {
       tags: ["Operators"],
       summary: "Change the MIG layout of an idle node",
       description:
-        "Platform operators only, with the console session. `migGpus` lists the GPU indexes to put in MIG mode (7 slices each); every other GPU holds whole-GPU instances. Refused (409, reason `node_busy`) while any instance holds GPUs on the node; the scheduler places on the new layout from its next pass.",
-      requestParams: { path: nodePath },
+        "Platform operators only, with the console session. `migGpus` lists the GPU indexes to put in MIG mode (7 slices each); every other GPU holds whole-GPU instances. Refused (409, reason `node_busy`) while any instance holds GPUs on the node; the scheduler places on the new layout from its next pass. With If-Match (the node row's `etag` from GET /admin/nodes), a layout another operator changed since is a 412 and nothing changes.",
+      requestParams: { path: nodePath, header: ifMatchHeader },
       requestBody: { required: true, content: { "application/json": { schema: migLayoutSchema } } },
       responses: responses(
-        { "200": json("The new layout", z.object({ nodeId: z.uuid(), migGpus: z.array(z.number().int()) })) },
-        [400, 403, 409, 413, 422],
+        {
+          "200": jsonWithEtag(
+            "The new layout",
+            z.object({ nodeId: z.uuid(), migGpus: z.array(z.number().int()) }),
+          ),
+        },
+        [400, 403, 409, 412, 413, 422],
       ),
     },
   },

@@ -108,6 +108,10 @@ export function listOf(item: z.ZodType, extra: z.ZodRawShape = {}) {
   });
 }
 
+/** A list row's entity tag, for the update that takes it as If-Match (a list has no per-row header). */
+export const rowEtag = (on: string) =>
+  z.string().meta({ description: `Send as If-Match on ${on} to refuse a lost update (412)` });
+
 /** A 200 with the resource and its ETag (send it back as If-Match to update safely). */
 export const jsonWithEtag = (description: string, schema: z.ZodType): ZodOpenApiResponseObject => ({
   ...json(description, schema),

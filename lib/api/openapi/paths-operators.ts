@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { cohortMemberSchema, setQuotaDefaultSchema } from "@/lib/quotas";
-import { json, listOf, pageParams, responses } from "./parts";
+import { ifMatchHeader, json, jsonWithEtag, listOf, pageParams, responses, rowEtag } from "./parts";
 
 const gpus = z.number().int();
 const quotaDefaultSchema = z
@@ -44,20 +44,28 @@ export const operatorPaths: ZodOpenApiPathsObject = {
     get: {
       tags: ["Operators"],
       summary: "List quota defaults",
-      description: op("What organizations without a quota row of their own get, per GPU model × region."),
-      requestParams: { query: pageParams },
-      responses: responses({ "200": json("Defaults", listOf(quotaDefaultSchema)) }, [403, 422]),
+      description: op(
+        "What organizations without a quota row of their own get, per GPU model × region. Filter by `gpuModel` and `region` (`*` matches the any-rows literally).",
+      ),
+      requestParams: {
+        query: pageParams.extend({ gpuModel: z.string().optional(), region: z.string().optional() }),
+      },
+      responses: responses(
+        { "200": json("Defaults", listOf(quotaDefaultSchema.extend({ etag: rowEtag("PUT") }))) },
+        [403, 422],
+      ),
     },
     put: {
       tags: ["Operators"],
       summary: "Set a quota default",
       description: op(
-        "Creates or replaces the default for a GPU model × region (`*` = any model or region) that organizations without their own row get. Audited.",
+        "Creates or replaces the default for a GPU model × region (`*` = any model or region) that organizations without their own row get. Audited. With If-Match (a row's `etag` from GET), a default another operator changed since is a 412 and nothing is written; any If-Match on a default that does not exist yet is a 412.",
       ),
+      requestParams: { header: ifMatchHeader },
       requestBody: { required: true, content: { "application/json": { schema: setQuotaDefaultSchema } } },
       responses: responses(
-        { "200": json("Saved", quotaDefaultSchema.extend({ updatedAt: z.date() })) },
-        [400, 403, 413, 422],
+        { "200": jsonWithEtag("Saved", quotaDefaultSchema.extend({ updatedAt: z.date() })) },
+        [400, 403, 412, 413, 422],
       ),
     },
   },
@@ -66,10 +74,14 @@ export const operatorPaths: ZodOpenApiPathsObject = {
       tags: ["Operators"],
       summary: "Put an organization in a cohort",
       description: op(
-        "With its fair-share weight (0.1–100); an organization is in one cohort at most, so this moves it out of any other. An unknown cohort or organization is a 422 at its field.",
+        "With its fair-share weight (0.1–100); an organization is in one cohort at most, so this moves it out of any other. An unknown cohort or organization is a 422 at its field. With If-Match (the member's `etag` from GET /admin/cohorts), a membership another operator changed since is a 412 and nothing is written; any If-Match for an organization in no cohort is a 412.",
       ),
+      requestParams: { header: ifMatchHeader },
       requestBody: { required: true, content: { "application/json": { schema: cohortMemberSchema } } },
-      responses: responses({ "200": json("The membership", cohortMemberSchema) }, [400, 403, 413, 422]),
+      responses: responses(
+        { "200": jsonWithEtag("The membership as saved", cohortMemberSchema) },
+        [400, 403, 412, 413, 422],
+      ),
     },
   },
   "/admin/cohort-members/{orgId}": {

@@ -13,6 +13,7 @@ import {
   orgPath,
   pageParams,
   responses,
+  rowEtag,
 } from "./parts";
 import { projectListSchema } from "./responses";
 
@@ -149,7 +150,10 @@ export const teamPaths: ZodOpenApiPathsObject = {
       tags: ["Members"],
       summary: "Open invitations (admins and owners)",
       requestParams: { path: orgPath, query: pageParams },
-      responses: responses({ "200": json("Newest first", listOf(invitationView)) }, [403, 422]),
+      responses: responses(
+        { "200": json("Newest first", listOf(invitationView.extend({ etag: rowEtag("DELETE") }))) },
+        [403, 422],
+      ),
     },
     post: {
       tags: ["Members"],
@@ -170,8 +174,10 @@ export const teamPaths: ZodOpenApiPathsObject = {
     delete: {
       tags: ["Members"],
       summary: "Revoke an invitation (admins and owners)",
-      requestParams: { path: idPath("Invitation id") },
-      responses: responses({ "204": { description: "Revoked" } }, [403, 409, 422]),
+      description:
+        "With If-Match (the row's `etag` from the list), an invitation resent or changed since it was read is a 412 and stays open.",
+      requestParams: { path: idPath("Invitation id"), header: ifMatchHeader },
+      responses: responses({ "204": { description: "Revoked" } }, [403, 409, 412, 422]),
     },
   },
 };

@@ -1,5 +1,6 @@
 import { listNodes } from "@/lib/admin";
 import { readJsonBody } from "@/lib/api/body";
+import { etagOf } from "@/lib/api/etag";
 import { apiHandler, apiJson } from "@/lib/api/handler";
 import { idempotentPlatformCreate } from "@/lib/api/idempotency";
 import { notAllowed } from "@/lib/api/not-allowed";
@@ -12,7 +13,12 @@ export const GET = apiHandler(async ({ ctx, url }) => {
     region: url.searchParams.get("region") || undefined,
     status: url.searchParams.get("status") || undefined,
   });
-  return apiJson(pageOf(nodes, url.searchParams, (n) => n.id));
+  const page = pageOf(nodes, url.searchParams, (n) => n.id);
+  // The row's etag is its MIG layout's, what PUT /admin/nodes/{id}/mig-layout's If-Match compares with.
+  return apiJson({
+    ...page,
+    items: page.items.map((n) => ({ ...n, etag: etagOf({ nodeId: n.id, migGpus: n.migGpuIndexes }) })),
+  });
 });
 
 /**

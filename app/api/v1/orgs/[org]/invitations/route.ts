@@ -1,16 +1,18 @@
 import { readJsonBody } from "@/lib/api/body";
+import { etagOf } from "@/lib/api/etag";
 import { apiHandler, apiJson } from "@/lib/api/handler";
 import { idempotentCreate } from "@/lib/api/idempotency";
 import { notAllowed } from "@/lib/api/not-allowed";
 import { pageOf } from "@/lib/api/paging";
-import { inviteMember, listInvitations } from "@/lib/tenancy";
+import { invitationTagView, inviteMember, listInvitations } from "@/lib/tenancy";
 
-/** GET: open invitations, newest first (admins and owners). */
+/** GET: open invitations, newest first (admins and owners); each row's `etag` is what DELETE's If-Match checks. */
 export const GET = apiHandler<{ org: string }>(async ({ ctx, params, url }) => {
   const rows = (await listInvitations(ctx, params.org)).map((i) => ({
     ...i,
     expiresAt: i.expiresAt.toISOString(),
     createdAt: i.createdAt.toISOString(),
+    etag: etagOf(invitationTagView(i)),
   }));
   return apiJson(pageOf(rows, url.searchParams, (i) => i.id));
 });
