@@ -196,7 +196,7 @@ export function registerInstances(program: Command) {
       .option("--state <state>", "only this state (queued, running, stopped, …)")
       .option("--project <slug>", "only this project")
       .option("--region <code>", "only this region")
-      .option("--watch", "redraw every few seconds until Ctrl-C")
+      .option("--watch", "redraw every few seconds until Ctrl-C (which ends it with exit 0)")
       .action(
         action(async ({ opts, session }) => {
           const { api, org } = await session();
@@ -205,6 +205,14 @@ export function registerInstances(program: Command) {
             project: opts.project as string | undefined,
             region: opts.region as string | undefined,
           };
+          // Ctrl-C ends a watch cleanly: the redraw in flight finishes, then exit 0 (not a kill mid-line).
+          let interrupted = false;
+          let wake = () => {};
+          const onInterrupt = () => {
+            interrupted = true;
+            wake();
+          };
+          if (opts.watch) process.once("SIGINT", onInterrupt);
           for (;;) {
             const list = await ok(api.GET("/orgs/{org}/instances", { params: { path: { org }, query } }));
             if (opts.watch && !opts.json && !opts.quiet) process.stdout.write("\x1b[2J\x1b[H");
@@ -226,7 +234,16 @@ export function registerInstances(program: Command) {
               (l) => l.items.map((i) => i.id),
             );
             if (!opts.watch) return;
-            await sleep(pollMs());
+            if (!interrupted) {
+              await new Promise<void>((resolve) => {
+                const timer = setTimeout(resolve, pollMs());
+                wake = () => {
+                  clearTimeout(timer);
+                  resolve();
+                };
+              });
+            }
+            if (interrupted) return;
           }
         }),
       ),

@@ -14,6 +14,7 @@ import {
   placeQueuedInstances,
   reconcileInstances,
   setProvider,
+  stop,
   terminate,
 } from "@/lib/provisioning";
 import {
@@ -212,6 +213,45 @@ describe("forja against a running server", { timeout: 180_000 }, () => {
       env: { FORJA_URL: server.url, FORJA_TOKEN: token },
     });
     expect(refused.code).toBe(3);
+  });
+
+  it("ls --watch redraws until Ctrl-C: a stop made meanwhile shows in a later frame, SIGINT ends it with exit 0", async () => {
+    const { instance } = await launch(org.ctx, org.slug, notebookSpec(fleet.region, { name: "cli-watch" }));
+    const FRAME = "\x1b[2J\x1b[H";
+    const stateIn = (frame: string) =>
+      /\b(queued|provisioning|running|stopping|stopped)\b/.exec(
+        frame.split("\n").find((l) => l.includes(instance.id)) ?? "",
+      )?.[1];
+    let stopped = false;
+    let interrupted = false;
+    const watched = await run(["ls", "--watch"], {
+      env: { FORJA_URL: server.url, FORJA_TOKEN: token },
+      // The worker moves it to running; once a frame shows that, a stop; once a frame shows the stop, Ctrl-C.
+      during: async (child) => {
+        const frames = child.stdout().split(FRAME);
+        // The last frame may still be arriving: judge by the last whole one.
+        const seen = stateIn(frames.at(-2) ?? "");
+        if (!stopped && seen === "running") {
+          stopped = true;
+          await stop(org.ctx, org.slug, instance.id);
+        } else if (!stopped) {
+          await workerPass();
+        } else if (!interrupted && seen === "stopping") {
+          interrupted = true;
+          child.signal("SIGINT");
+        }
+      },
+    });
+    expect(watched.code, watched.stderr).toBe(0);
+    expect(interrupted).toBe(true);
+    const frames = watched.stdout.split(FRAME).filter(Boolean);
+    const states = frames.map(stateIn);
+    expect(states.indexOf("running")).toBeGreaterThanOrEqual(0);
+    expect(states.lastIndexOf("stopping")).toBeGreaterThan(states.indexOf("running"));
+    // Every frame is a whole table (the redraw in flight at Ctrl-C finished), the instance in each.
+    for (const f of frames) expect(f).toMatch(/^ID\s+NAME\s+STATE/);
+    expect(states.every((s) => s !== undefined)).toBe(true);
+    await terminate(org.ctx, org.slug, instance.id);
   });
 
   it("services: create (token shown once), list, get, delete; a deleted one is exit 3", async () => {

@@ -8,11 +8,17 @@ export type Run = { code: number | null; stdout: string; stderr: string };
 /**
  * The real `forja` binary in a child process, with only the environment given (no FORJA_* leaking in from
  * the developer's shell) and its config in `configDir`. `during` runs while it does (e.g. worker passes that
- * move a launch along while `launch --wait` polls) and stops when the process exits.
+ * move a launch along while `launch --wait` polls) and stops when the process exits; it sees the output so
+ * far and can signal the process (Ctrl-C is SIGINT).
  */
 export function forja(
   args: string[],
-  opts: { configDir: string; env?: Record<string, string>; input?: string; during?: () => Promise<void> },
+  opts: {
+    configDir: string;
+    env?: Record<string, string>;
+    input?: string;
+    during?: (child: { stdout: () => string; signal: (s: NodeJS.Signals) => void }) => Promise<void>;
+  },
 ): Promise<Run> {
   const child = spawn(process.execPath, [BIN, ...args], {
     env: {
@@ -41,9 +47,10 @@ export function forja(
       resolve(code);
     }),
   );
+  const view = { stdout: () => stdout, signal: (s: NodeJS.Signals) => void child.kill(s) };
   const driver = (async () => {
     while (running && opts.during) {
-      await opts.during();
+      await opts.during(view);
       await new Promise((r) => setTimeout(r, 100));
     }
   })();
