@@ -1,10 +1,15 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { GET as openApiRoute } from "@/app/api/v1/openapi.json/route";
 import type { Me } from "@/lib/api/me";
+import { openApiDocument } from "@/lib/api/openapi/document";
+import { launchExamples } from "@/lib/api/openapi/examples";
+import { applyDocumentJsonSchema } from "@/lib/api/openapi/launch-spec-schema";
 import type {
   instanceDetailSchema,
   instanceListSchema,
@@ -14,7 +19,7 @@ import type {
   utilizationSeriesSchema,
 } from "@/lib/api/openapi/responses";
 import type { OfferingPage } from "@/lib/catalog";
-import type { InstanceDetailView, InstanceListView } from "@/lib/provisioning";
+import { type InstanceDetailView, type InstanceListView, launchSpecSchema } from "@/lib/provisioning";
 import type { InstanceLogs, UtilizationSeries } from "@/lib/telemetry";
 
 // Compile-time: the documented response schemas are exactly the types the routes return (tsc fails on drift).
@@ -131,5 +136,63 @@ describe("operators' creates (issue 10)", () => {
       if (!names.includes("Idempotency-Key")) missing.push(path);
     }
     expect(missing).toEqual([]);
+  });
+});
+
+describe("examples (issue 10)", () => {
+  type Media = { schema?: object; examples?: Record<string, { value: unknown }> };
+  type Op = {
+    requestBody?: { content?: Record<string, Media> };
+    responses?: Record<string, { content?: Record<string, Media> }>;
+  };
+
+  it("launch and the instance list carry examples; every example in the document validates against its schema", async () => {
+    const doc = JSON.parse(JSON.stringify(openApiDocument())) as {
+      paths: Record<string, Record<string, Op>>;
+      components: unknown;
+    };
+    const instances = doc.paths["/orgs/{org}/instances"] as Record<string, Op>;
+    expect(Object.keys(instances.post?.requestBody?.content?.["application/json"]?.examples ?? {})).toEqual([
+      "notebook",
+      "training",
+    ]);
+    expect(
+      Object.keys(instances.get?.responses?.["200"]?.content?.["application/json"]?.examples ?? {}),
+    ).toEqual(["running"]);
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    (addFormats as unknown as (a: Ajv2020) => void)(ajv);
+    let checked = 0;
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        const medias = [
+          ...Object.values(op.requestBody?.content ?? {}),
+          ...Object.values(op.responses ?? {}).flatMap((r) => Object.values(r.content ?? {})),
+        ];
+        for (const m of medias) {
+          for (const [name, ex] of Object.entries(m.examples ?? {})) {
+            const validate = ajv.compile({ ...m.schema, components: doc.components });
+            expect(validate(ex.value), `${method} ${path} ${name}: ${ajv.errorsText(validate.errors)}`).toBe(
+              true,
+            );
+            checked++;
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(3);
+    // The launch examples are also what the API's own parser takes.
+    for (const ex of Object.values(launchExamples))
+      expect(launchSpecSchema.safeParse(ex.value).success).toBe(true);
+  });
+
+  it("the apply document schema's examples (an instance, a budget) validate against it", () => {
+    const schema = applyDocumentJsonSchema();
+    const examples = schema.examples as unknown[];
+    expect(examples.map((e) => (e as { kind: string }).kind)).toEqual(["notebook", "budget"]);
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    (addFormats as unknown as (a: Ajv2020) => void)(ajv);
+    const { $schema: _s, ...rest } = schema;
+    const validate = ajv.compile(rest);
+    for (const e of examples) expect(validate(e), ajv.errorsText(validate.errors)).toBe(true);
   });
 });

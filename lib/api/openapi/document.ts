@@ -26,6 +26,7 @@ import {
   setOrgQuotaSchema,
 } from "@/lib/quotas";
 import { instanceLogsQuerySchema, utilizationQuerySchema } from "@/lib/telemetry";
+import { instanceListExample, launchExamples } from "./examples";
 import {
   createdResponses,
   idempotencyHeader,
@@ -467,6 +468,7 @@ const paths: ZodOpenApiPathsObject = {
           "200": json(
             "Newest first; `next` is the cursor of the next page",
             instanceListSchema.extend({ next: listOf(z.unknown()).shape.next }),
+            { running: instanceListExample },
           ),
         },
         [422],
@@ -485,7 +487,10 @@ const paths: ZodOpenApiPathsObject = {
           }),
         }),
       },
-      requestBody: { required: true, content: { "application/json": { schema: launchSpecSchema } } },
+      requestBody: {
+        required: true,
+        content: { "application/json": { schema: launchSpecSchema, examples: launchExamples } },
+      },
       responses: responses(
         {
           "201": {

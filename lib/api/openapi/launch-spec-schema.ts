@@ -4,6 +4,7 @@ import { policySchema } from "@/lib/autoshutdown";
 import { budgetSchema } from "@/lib/budgets";
 import { launchSpecSchema } from "@/lib/provisioning";
 import { serviceSpecSchema } from "@/lib/services";
+import { applyExamples } from "./examples";
 
 let cached: Record<string, unknown> | null = null;
 
@@ -44,6 +45,7 @@ export function applyDocumentJsonSchema(): Record<string, unknown> {
     title: "Forja apply document",
     description:
       "One document of a `forja apply -f` file: a launch spec, a budget with `kind: budget`, an auto-shutdown policy with `kind: auto-shutdown-policy`, or an inference service with `kind: service`.",
+    examples: applyExamples,
     anyOf: [
       launch,
       { ...budgetJson, title: "Forja budget" },

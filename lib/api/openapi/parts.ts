@@ -11,9 +11,13 @@ export const problem = (description: string) => ({
   description,
   content: { "application/problem+json": { schema: problemSchema } },
 });
-export const json = (description: string, schema: z.ZodType): ZodOpenApiResponseObject => ({
+export const json = (
+  description: string,
+  schema: z.ZodType,
+  examples?: Record<string, { summary: string; value: unknown }>,
+): ZodOpenApiResponseObject => ({
   description,
-  content: { "application/json": { schema } },
+  content: { "application/json": { schema, ...(examples ? { examples } : {}) } },
 });
 
 /** The errors every authenticated call can answer with, plus the ones the operation names. */
