@@ -43,7 +43,7 @@ describe("operators' API: quota defaults, cohort members, node activation, capac
         await allPages<
           { gpuModelId: string; regionCode: string; nominalGpus: number },
           Record<string, never>
-        >(listDefaults, "/admin/quota-defaults?limit=100", {}, { headers: console_ })
+        >(listDefaults, `/admin/quota-defaults?limit=100&region=${fleet.region}`, {}, { headers: console_ })
       ).find((r) => r.regionCode === fleet.region);
 
     session.actor = owner;
