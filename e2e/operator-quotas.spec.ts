@@ -194,7 +194,7 @@ test("a quota refusal leads to a request, a partial approval by email, and the l
 test("a cohort member borrows idle GPUs, and they are reclaimed with notice when the lender launches", async ({
   browser,
 }) => {
-  // The reclaim notice is the spot notice (2 minutes, not shortened for tests) before the requeue.
+  // The reclaim notice is the spot notice (FORJA_SPOT_NOTICE_SECONDS: 45 s in the journeys) before the requeue.
   test.setTimeout(330_000);
   const op = await operatorPage(browser);
   const lender = await freshPage(browser, "lender");

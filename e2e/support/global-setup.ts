@@ -79,6 +79,9 @@ export default async function globalSetup(config: FullConfig) {
     // No journey is about the simulator's 3 % failed starts; with them, a journey that waits for "Running" fails
     // one launch in 33.
     FORJA_SIM_FAILURE_RATE: process.env.FORJA_SIM_FAILURE_RATE ?? "0",
+    // Reclaim, drain and preemption journeys wait out the notice: 45 s instead of 2 minutes, still long enough
+    // for a page on a loaded machine to show "Being preempted" before it ends.
+    FORJA_SPOT_NOTICE_SECONDS: process.env.FORJA_SPOT_NOTICE_SECONDS ?? "45",
     NEXT_DIST_DIR: E2E_DIST_DIR,
     PORT: String(port),
   };

@@ -70,7 +70,13 @@ export {
   seedDefaultQuotas,
 } from "./quota";
 export { type ReconcileResult, reconcileInstances } from "./reconcile";
-export { placeQueuedInstances, type SchedulerResult, SPOT_NOTICE_MS } from "./scheduler";
+export {
+  DEFAULT_SPOT_NOTICE_SECONDS,
+  placeQueuedInstances,
+  type SchedulerResult,
+  SPOT_NOTICE_MS,
+  spotNoticeMsFrom,
+} from "./scheduler";
 export {
   DEFAULT_PRIORITY,
   DISK_GIB_DEFAULT,

@@ -14,8 +14,20 @@ import { attachConfiguredEngines, clusterPlacedRegions, getProvider, type Provis
 import { clearBorrowMarks, gateRegion, writeQueueReasons } from "./quota-gate";
 import { advisoryXactLock, textArray, uuidArray } from "./sql";
 
+/** The notice of a spot interruption, a borrowed-capacity reclaim, a drain or a preemption: 2 minutes, as AWS gives. */
+export const DEFAULT_SPOT_NOTICE_SECONDS = 120;
+
+/**
+ * FORJA_SPOT_NOTICE_SECONDS (15–3600) sets the notice for a fleet whose operator promises another one (GCP gives
+ * 30 s); a value out of range, or none, is the default. Read once, when the process starts.
+ */
+export function spotNoticeMsFrom(raw: string | undefined): number {
+  const v = raw === undefined || raw === "" ? Number.NaN : Number(raw);
+  return (Number.isInteger(v) && v >= 15 && v <= 3600 ? v : DEFAULT_SPOT_NOTICE_SECONDS) * 1000;
+}
+
 /** How long a spot instance keeps running after the scheduler reclaims its capacity. */
-export const SPOT_NOTICE_MS = 2 * 60_000;
+export const SPOT_NOTICE_MS = spotNoticeMsFrom(process.env.FORJA_SPOT_NOTICE_SECONDS);
 
 export type SchedulerResult = {
   regions: string[];
