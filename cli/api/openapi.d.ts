@@ -349,12 +349,15 @@ export interface paths {
         post?: never;
         /**
          * Take an organization out of its cohort
-         * @description Platform operators only. 404 when it is in none.
+         * @description Platform operators only. 404 when it is in none. With If-Match (the member's `etag` from GET /admin/cohorts), a membership another operator changed since is a 412 and stays.
          */
         delete: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The ETag you read; a stale one is a 412 and nothing changes (omit for last-write-wins) */
+                    "If-Match"?: string;
+                };
                 path: {
                     /** @description Organization id */
                     orgId: string;
@@ -401,6 +404,15 @@ export interface paths {
                 };
                 /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description If-Match does not match the resource's current ETag: someone changed it since you read it. Nothing was written */
+                412: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9507,11 +9519,17 @@ export interface paths {
         };
         put?: never;
         post?: never;
-        /** Delete an endpoint with its delivery history */
+        /**
+         * Delete an endpoint with its delivery history
+         * @description With If-Match (the ETag you read), an endpoint changed since is a 412 and stays.
+         */
         delete: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The ETag you read; a stale one is a 412 and nothing changes (omit for last-write-wins) */
+                    "If-Match"?: string;
+                };
                 path: {
                     /** @description Webhook endpoint id */
                     id: string;
@@ -9553,6 +9571,15 @@ export interface paths {
                 };
                 /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description If-Match does not match the resource's current ETag: someone changed it since you read it. Nothing was written */
+                412: {
                     headers: {
                         [name: string]: unknown;
                     };

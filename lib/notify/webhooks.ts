@@ -336,10 +336,13 @@ export async function deleteWebhookEndpoint(
   ctx: Ctx,
   orgSlug: string,
   rawId: unknown,
+  opts: { precondition?: (current: WebhookEndpointState) => void } = {},
 ): Promise<{ url: string }> {
   const now = nowOf(ctx);
   return inTx(ctx, async (c) => {
-    const { org, row } = await endpointOf(c, orgSlug, rawId);
+    const { org, row } = await endpointOf(c, orgSlug, rawId, true);
+    // On the locked row, as PATCH: deleting what another admin changed since it was read is a 412.
+    opts.precondition?.(row);
     await c.tx.delete(webhookEndpoints).where(eq(webhookEndpoints.id, row.id));
     await writeAudit(c.tx, c.actor, {
       orgId: org.id,

@@ -303,10 +303,17 @@ export async function setCohortMember(
   });
 }
 
-export async function removeCohortMember(ctx: Ctx, raw: unknown) {
+export async function removeCohortMember(
+  ctx: Ctx,
+  raw: unknown,
+  opts: { precondition?: (current: CohortMemberView) => void } = {},
+) {
   requireOperator(ctx);
   const { orgId } = parseInput(cohortMemberSchema.pick({ orgId: true }), raw);
   return withTx(ctx.tx, async (tx) => {
+    const [held] = await tx.select().from(cohortMembers).where(eq(cohortMembers.orgId, orgId)).for("update");
+    if (!held) throw new NotFoundError("Cohort membership");
+    opts.precondition?.(cohortMemberView(held));
     const [row] = await tx.delete(cohortMembers).where(eq(cohortMembers.orgId, orgId)).returning();
     if (!row) throw new NotFoundError("Cohort membership");
     await writeAudit(tx, ctx.actor, {

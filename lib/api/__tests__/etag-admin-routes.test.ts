@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it, vi } from "vitest";
+import { DELETE as removeMember } from "@/app/api/v1/admin/cohort-members/[orgId]/route";
 import { PUT as putMember } from "@/app/api/v1/admin/cohort-members/route";
 import { GET as listCohorts } from "@/app/api/v1/admin/cohorts/route";
 import { PUT as putMigLayout } from "@/app/api/v1/admin/nodes/[id]/mig-layout/route";
@@ -147,6 +148,23 @@ describe("ETag and If-Match on the remaining updates (issue 10)", () => {
       { headers: console_ },
     );
     expect(gone).toEqual([]);
+    // Taking it out on what was read before another change is a 412 too; it stays in.
+    const before = await member();
+    await setCohortMember(op, body(4));
+    const path = `/admin/cohort-members/${o.org.id}`;
+    const remove = (ifMatch: string) =>
+      call(
+        removeMember,
+        path,
+        { orgId: o.org.id },
+        { method: "DELETE", headers: { ...console_, "if-match": ifMatch } },
+      );
+    expect((await expectProblem(await remove(before?.etag as string), 412)).reason).toBe(
+      "precondition_failed",
+    );
+    expect((await member())?.weight).toBe(4);
+    const out = await remove((await member())?.etag as string);
+    expect(out.status).toBe(200);
     session.actor = null;
   });
 

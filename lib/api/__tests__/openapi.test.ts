@@ -196,3 +196,22 @@ describe("examples (issue 10)", () => {
     for (const e of examples) expect(validate(e), ajv.errorsText(validate.errors)).toBe(true);
   });
 });
+
+describe("lost updates (issue 10)", () => {
+  it("every PUT, PATCH and DELETE takes If-Match and documents the 412", async () => {
+    const doc = await (await openApiRoute(new Request("http://forja.test/api/v1/openapi.json"))).json();
+    type Op = { parameters?: Array<{ name: string }>; responses: Record<string, unknown> };
+    // A scheduled price change is never edited, only cancelled (409 once in force): nothing to lose there.
+    const exempt = new Set(["DELETE /admin/prices/{id}"]);
+    const missing: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, Op>>)) {
+      for (const [method, op] of Object.entries(item)) {
+        if (!["put", "patch", "delete"].includes(method)) continue;
+        const name = `${method.toUpperCase()} ${path}`;
+        const takes = (op.parameters ?? []).some((p) => p.name === "If-Match");
+        if (!exempt.has(name) && (!takes || !op.responses["412"])) missing.push(name);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+});

@@ -150,7 +150,15 @@ describe("webhooks over the API", () => {
       404,
     );
 
-    const gone = await call(deleteRoute, base, p, { token, method: "DELETE" });
+    // A delete made on what was read before the pause is a 412; the endpoint stays.
+    const del = (ifMatch: string) =>
+      call(deleteRoute, base, p, { token, method: "DELETE", headers: { "if-match": ifMatch } });
+    expect((await expectProblem(await del(etag), 412)).reason).toBe("precondition_failed");
+    expect(
+      await getDb().select().from(webhookEndpoints).where(eq(webhookEndpoints.id, made.id)),
+    ).toHaveLength(1);
+    const fresh = (await call(getRoute, base, p, { token })).headers.get("etag") as string;
+    const gone = await del(fresh);
     expect(gone.status).toBe(204);
     await expectProblem(await call(getRoute, base, p, { token }), 404);
   });

@@ -88,11 +88,16 @@ export const operatorPaths: ZodOpenApiPathsObject = {
     delete: {
       tags: ["Operators"],
       summary: "Take an organization out of its cohort",
-      description: op("404 when it is in none."),
-      requestParams: { path: z.object({ orgId: z.uuid().meta({ description: "Organization id" }) }) },
+      description: op(
+        "404 when it is in none. With If-Match (the member's `etag` from GET /admin/cohorts), a membership another operator changed since is a 412 and stays.",
+      ),
+      requestParams: {
+        path: z.object({ orgId: z.uuid().meta({ description: "Organization id" }) }),
+        header: ifMatchHeader,
+      },
       responses: responses(
         { "200": json("Removed", z.object({ orgId: z.uuid(), removed: z.literal(true) })) },
-        [403, 422],
+        [403, 412, 422],
       ),
     },
   },

@@ -68,8 +68,9 @@ export const webhookPaths: ZodOpenApiPathsObject = {
     delete: {
       tags: ["Webhooks"],
       summary: "Delete an endpoint with its delivery history",
-      requestParams: { path: endpointPath },
-      responses: responses({ "204": { description: "Deleted" } }, [403]),
+      description: "With If-Match (the ETag you read), an endpoint changed since is a 412 and stays.",
+      requestParams: { path: endpointPath, header: ifMatchHeader },
+      responses: responses({ "204": { description: "Deleted" } }, [403, 412]),
     },
   },
   "/orgs/{org}/webhooks/{id}/deliveries": {

@@ -32,9 +32,11 @@ export const PATCH = apiHandler<P>(async ({ req, ctx, params }) => {
   });
 });
 
-/** DELETE: remove the endpoint with its deliveries. */
-export const DELETE = apiHandler<P>(async ({ ctx, params }) => {
-  await deleteWebhookEndpoint(ctx, params.org, params.id);
+/** DELETE: remove the endpoint with its deliveries; If-Match is honoured (412 if it changed since). */
+export const DELETE = apiHandler<P>(async ({ req, ctx, params }) => {
+  await deleteWebhookEndpoint(ctx, params.org, params.id, {
+    precondition: ifMatchCheck(req, webhookEndpointEtagView),
+  });
   return new Response(null, { status: 204 });
 });
 
