@@ -141,7 +141,8 @@ export function decideFromWorkload(
         reason: why(to === "stopped" ? "stopped" : to === "terminated" ? "terminated" : "preempted"),
         patch: { stateDeadline: null, stoppedAt: now, connection: null },
       });
-      if (to === "preempted" && inst.autoRecover) steps.push(recover(inst, now, null));
+      // Preempted for its organization's higher-priority work (preemptedFor): it stops, as in reconcile.ts.
+      if (to === "preempted" && inst.autoRecover && !inst.preemptedFor) steps.push(recover(inst, now, null));
       return { steps, gpuIndexes };
     }
     default:

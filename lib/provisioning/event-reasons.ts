@@ -35,6 +35,7 @@ export const EVENT_REASON_CODES = [
   "spot_reclaimed_for_capacity",
   "borrowed_reclaimed",
   "quota_lowered",
+  "preempted_for_priority",
   "max_runtime",
   "cluster_time_limit",
   "node_drained",

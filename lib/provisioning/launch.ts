@@ -24,6 +24,7 @@ import { acceleratorOfVendor } from "./images";
 import { readLaunchFacts } from "./launch-facts";
 import { recordLaunched } from "./lifecycle";
 import { currentPrice, type PricingModelDb } from "./offerings";
+import { preemptForPriority } from "./preempt";
 import { reservationRoom, reservedTermWithRoom } from "./reservations";
 import { DEFAULT_PRIORITY, type LaunchSpec, launchSpecSchema } from "./schemas";
 import { advisoryXactLock } from "./sql";
@@ -218,7 +219,7 @@ export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<L
         throw invalid({ pricingModel: [noReservation(offering.gpuModelName, region.code)] });
       }
     }
-    await assertQuotaAdmits(tx, {
+    const admitted = await assertQuotaAdmits(tx, {
       orgId: org.id,
       projectId,
       gpuModelId: offering.gpuModelId,
@@ -226,7 +227,11 @@ export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<L
       regionCode: region.code,
       slices,
       alreadyCounted: true,
+      priority: row.priority,
+      instanceId: row.id,
     });
+    // The organization's policy let it in by preempting its own lower-priority work: that work gets notice now.
+    await preemptForPriority(tx, c, admitted.preempt, row);
     return { instance: row, replayed: false };
   });
 }

@@ -23,6 +23,8 @@ export type TransitionPatch = {
   /** Placed beyond nominal on borrowed cohort capacity (lib/quotas). */
   borrowed?: boolean;
   queueReason?: { code: string; params: Record<string, string | number> } | null;
+  /** Preempted for this higher-priority instance of its organization (its quota policy); null clears it. */
+  preemptedFor?: string | null;
 };
 
 export type Transition = {
@@ -59,6 +61,7 @@ const PATCH_COLUMNS: [keyof TransitionPatch, string, string][] = [
   ["providerRef", "provider_ref", "text"],
   ["borrowed", "borrowed", "boolean"],
   ["queueReason", "queue_reason", "jsonb"],
+  ["preemptedFor", "preempted_for", "uuid"],
 ];
 
 /** A value as an element of an array literal: dates as ISO text, objects as JSON, absent/null as null. */

@@ -1,11 +1,11 @@
 import "server-only";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { requireOperator } from "@/lib/access";
 import { type Ctx, InvalidStateError, NotFoundError, nowOf } from "@/lib/core";
-import { withTx } from "@/lib/db/client";
+import { type Tx, withTx } from "@/lib/db/client";
 import { instances } from "@/lib/db/schema";
 import { why } from "./event-reasons";
-import { applyTransition } from "./lifecycle";
+import { applyTransition, applyTransitions } from "./lifecycle";
 import { SPOT_NOTICE_MS } from "./scheduler";
 
 /**
@@ -49,4 +49,52 @@ export async function preemptInstance(
       },
     });
   });
+}
+
+/**
+ * The organization's own lower-priority work that admission chose to preempt for a higher-priority launch or
+ * start (its quota policy, lib/quotas/policy.ts): running → preempting with the spot notice, marked with the
+ * instance it made room for, in the caller's transaction (under the quota lock, the rows locked by admission).
+ * At the notice's end it stops; it does not go back to the queue. Returns how many got the notice.
+ */
+export async function preemptForPriority(
+  tx: Tx,
+  ctx: Pick<Ctx, "actor" | "now">,
+  ids: string[],
+  forInstance: { id: string; name: string; priority: number },
+  noticeMs: number = SPOT_NOTICE_MS,
+): Promise<number> {
+  if (ids.length === 0) return 0;
+  const now = nowOf(ctx);
+  const rows = await tx
+    .select({ id: instances.id, orgId: instances.orgId })
+    .from(instances)
+    .where(sql`${instances.id} = any(${`{${ids.join(",")}}`}::uuid[]) and ${instances.state} = 'running'`);
+  const reason = why("preempted_for_priority", {
+    name: forInstance.name,
+    priority: forInstance.priority,
+    seconds: Math.round(noticeMs / 1000),
+  });
+  const moved = await applyTransitions(
+    tx,
+    ctx,
+    rows.map((r) => ({
+      id: r.id,
+      orgId: r.orgId,
+      from: "running" as const,
+      to: "preempting" as const,
+      reason,
+      patch: {
+        stateDeadline: new Date(now.getTime() + noticeMs),
+        stateReason: reason.text,
+        preemptedFor: forInstance.id,
+      },
+    })),
+  );
+  if (moved.size !== ids.length) {
+    // Admission locked these rows and read them running: anything else is a bug, and the launch must not
+    // go through with less room than it was admitted for.
+    throw new Error(`preemptForPriority: ${moved.size} of ${ids.length} instances got the notice`);
+  }
+  return moved.size;
 }

@@ -155,7 +155,9 @@ async function dueDeadlines(
         patch: stopped(at),
       });
       result.preempted++;
-      if (inst.autoRecover) requeue.push(autoRecover(inst, now));
+      // Preempted for higher-priority work of its own organization: it stops here. Requeued, it would count
+      // toward the quota that work needs (queued work counts), putting the organization over its own limit.
+      if (inst.autoRecover && !inst.preemptedFor) requeue.push(autoRecover(inst, now));
     }
   }
   const moved = await applyTransitions(tx, ctx, first);

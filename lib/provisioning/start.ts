@@ -11,6 +11,7 @@ import { why } from "./event-reasons";
 import { applyTransition } from "./lifecycle";
 import { loadOrgInstance } from "./load";
 import { currentPrice, loadOffering } from "./offerings";
+import { preemptForPriority } from "./preempt";
 import { reservationRoom } from "./reservations";
 import type { Instance } from "./types";
 
@@ -41,13 +42,15 @@ export async function start(ctx: Ctx, orgSlug: string, instanceId: string): Prom
     await assertStillOffered(tx, org, inst, now);
     await lockQuota(tx, { orgId: org.id, gpuModelId: inst.gpuModelId, regionCode: inst.regionCode });
     const offering = await loadOffering(tx, inst.instanceTypeId);
-    await assertQuotaAdmits(tx, {
+    const admitted = await assertQuotaAdmits(tx, {
       orgId: org.id,
       projectId: inst.projectId,
       gpuModelId: inst.gpuModelId,
       gpuModelName: offering?.gpuModelName ?? inst.gpuModelId,
       regionCode: inst.regionCode,
       slices: inst.gpuCount * inst.slicesPerGpu,
+      priority: inst.priority,
+      instanceId: inst.id,
     });
     await applyTransition(tx, c, {
       id: inst.id,
@@ -55,8 +58,17 @@ export async function start(ctx: Ctx, orgSlug: string, instanceId: string): Prom
       from: inst.state,
       to: "queued",
       reason: why("start_requested"),
-      patch: { queuedAt: now, nodeId: null, stateDeadline: null, stateReason: null, connection: null },
+      patch: {
+        queuedAt: now,
+        nodeId: null,
+        stateDeadline: null,
+        stateReason: null,
+        connection: null,
+        preemptedFor: null,
+      },
     });
+    // Its organization's policy admitted it by preempting lower-priority work of its own: notice now.
+    await preemptForPriority(tx, c, admitted.preempt, inst);
     if (inst.pricingModel === "reserved_1y" || inst.pricingModel === "reserved_1m") {
       // Counted now that it is queued again (and under the quota lock, as launch does).
       const room = await reservationRoom(tx, {

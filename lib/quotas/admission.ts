@@ -13,7 +13,16 @@ import { gpusOfSlices, SLICES_PER_GPU } from "./units";
  * → preempted → queued in one transaction and so keeps its place.
  */
 export const FOOTPRINT_STATES = ["requested", "queued", "provisioning", "running", "stopping", "preempting"];
-const FOOTPRINT = sql.raw(`('${FOOTPRINT_STATES.join("','")}')`);
+
+/**
+ * An instance in the footprint, as a condition on `alias`'s columns: one of FOOTPRINT_STATES, except an
+ * instance in its notice because its organization's higher-priority work preempted it (preempted_for set):
+ * it stops at the notice's end instead of going back to the queue, so it no longer counts.
+ */
+export function inFootprintSql(alias?: string): SQL {
+  const c = (col: string) => sql.raw(alias ? `${alias}.${col}` : col);
+  return sql`(${c("state")} in ${sql.raw(`('${FOOTPRINT_STATES.join("','")}')`)} and not (${c("state")} = 'preempting' and ${c("preempted_for")} is not null))`;
+}
 const HELD = sql.raw(`('${HELD_STATES.join("','")}')`);
 
 export type QuotaKey = { orgId: string; gpuModelId: string; regionCode: string };
@@ -63,7 +72,7 @@ export async function quotaStanding(exec: Executor, k: QuotaKey): Promise<QuotaS
   const use = await exec.execute<{ org_id: string; held: number; footprint: number }>(sql`
     select org_id,
       coalesce(sum(gpu_count * slices_per_gpu) filter (where state in ${HELD}), 0)::int as held,
-      coalesce(sum(gpu_count * slices_per_gpu) filter (where state in ${FOOTPRINT}), 0)::int as footprint
+      coalesce(sum(gpu_count * slices_per_gpu) filter (where ${inFootprintSql()}), 0)::int as footprint
     from instances
     where org_id = any(${`{${peers.join(",")}}`}::uuid[]) and gpu_model_id = ${k.gpuModelId}
       and region_code = ${k.regionCode}
@@ -119,12 +128,14 @@ type AdmissionStanding = {
   /** The project's share and what its instances already hold or wait for, slices (null: no share set). */
   share: number | null;
   shareUsed: number;
+  /** The organization's policy: higher-priority work may preempt its lower-priority work. */
+  preempt: boolean;
 };
 
 /**
  * What admission needs, in one statement (it runs inside the serialized section, so every round trip counts):
  * the organization's levels (its row, else the most specific default, else the built-in), whether it is in a
- * cohort (borrowing exists only there), its footprint, and the project's share with its use.
+ * cohort (borrowing exists only there), its footprint, the project's share with its use, and its policy.
  */
 async function admissionStanding(tx: Tx, k: QuotaKey & { projectId: string }): Promise<AdmissionStanding> {
   const res = await tx.execute<{
@@ -134,17 +145,20 @@ async function admissionStanding(tx: Tx, k: QuotaKey & { projectId: string }): P
     footprint: number;
     share: number | null;
     share_used: number;
+    preempt: boolean;
   }>(sql`
     select l.nominal, l.borrowing,
       exists (select 1 from cohort_members c where c.org_id = o.id) as in_cohort,
       (select coalesce(sum(i.gpu_count * i.slices_per_gpu), 0) from instances i
         where i.org_id = o.id and i.gpu_model_id = m.model and i.region_code = ${k.regionCode}
-          and i.state in ${FOOTPRINT})::int as footprint,
+          and ${inFootprintSql("i")})::int as footprint,
       p.share_gpus * ${SLICES_PER_GPU} as share,
       coalesce((select sum(i.gpu_count * i.slices_per_gpu) from instances i
         where i.project_id = p.project_id and i.gpu_model_id = p.gpu_model_id and i.region_code = p.region_code
-          and i.state in ${FOOTPRINT}), 0)::int as share_used
+          and ${inFootprintSql("i")}), 0)::int as share_used,
+      o2.preempt_lower_priority as preempt
     from (select ${k.orgId}::uuid as id) o
+    join organizations o2 on o2.id = o.id
     cross join (select ${k.gpuModelId}::text as model) m
     ${levelsJoin(k.regionCode)}
     left join project_quotas p on p.project_id = ${k.projectId} and p.gpu_model_id = m.model
@@ -157,30 +171,113 @@ async function admissionStanding(tx: Tx, k: QuotaKey & { projectId: string }): P
     footprint: Number(r.footprint),
     share: r.share === null ? null : Number(r.share),
     shareUsed: Number(r.share_used),
+    preempt: Boolean(r.preempt),
   };
 }
+
+/** A running instance a higher-priority launch may preempt (the organization's policy), in preemption order. */
+type Preemptible = { id: string; projectId: string; slices: number };
+
+/**
+ * The organization's running work of the same GPU model and region with a lower priority than `priority`,
+ * lowest priority first, then youngest (the order reclaim uses), locked: a victim its user stops meanwhile
+ * is read as it is after that commits, and leaves the list.
+ */
+async function preemptibleWork(
+  tx: Tx,
+  k: QuotaKey & { priority: number; instanceId?: string },
+): Promise<Preemptible[]> {
+  const res = await tx.execute<{ id: string; project_id: string; slices: number }>(sql`
+    select id, project_id, gpu_count * slices_per_gpu as slices from instances
+    where org_id = ${k.orgId} and gpu_model_id = ${k.gpuModelId} and region_code = ${k.regionCode}
+      and state = 'running' and priority < ${k.priority}
+      and id is distinct from ${k.instanceId ?? null}::uuid
+    order by priority, started_at desc nulls last, id
+    for update`);
+  return res.rows.map((r) => ({ id: r.id, projectId: r.project_id, slices: Number(r.slices) }));
+}
+
+/**
+ * Which preemptible work to give notice so that the organization's footprint (and the project's, when it has
+ * a share) fits with the request: in preemption order, each victim taken only while a level it lowers is
+ * still over. Null when even all of it would not make room (then nothing is preempted).
+ */
+export function choosePreemptions(
+  over: { org: number; share: number },
+  projectId: string,
+  work: Preemptible[],
+): Preemptible[] | null {
+  let org = over.org;
+  let share = over.share;
+  const chosen: Preemptible[] = [];
+  for (const w of work) {
+    if (org <= 0 && share <= 0) break;
+    const sameProject = w.projectId === projectId;
+    if (org <= 0 && !sameProject) continue;
+    chosen.push(w);
+    org -= w.slices;
+    if (sameProject) share -= w.slices;
+  }
+  return org <= 0 && share <= 0 ? chosen : null;
+}
+
+export type Admitted = {
+  guaranteed: number;
+  borrowed: number;
+  /** Running lower-priority instances of the organization to preempt with notice (its policy) to make room. */
+  preempt: string[];
+};
 
 /**
  * Admission for launch and start, under lockQuota: the organization's footprint may reach nominal plus its
  * borrowing limit (inside a cohort), and a project with a share may not go past it. `alreadyCounted`: the
- * request's own row is already written in this transaction (and so in the count).
+ * request's own row is already written in this transaction (and so in the count). When the organization lets
+ * higher-priority work preempt (its policy) and `priority` is given, a request over a level is admitted if
+ * preempting its running lower-priority work makes room: `preempt` names it, and the caller gives it notice
+ * in the same transaction (preempted_for set, so it leaves the footprint).
  */
 export async function assertQuotaAdmits(
   tx: Tx,
-  input: QuotaKey & { projectId: string; gpuModelName: string; slices: number; alreadyCounted?: boolean },
-): Promise<{ guaranteed: number; borrowed: number }> {
+  input: QuotaKey & {
+    projectId: string;
+    gpuModelName: string;
+    slices: number;
+    alreadyCounted?: boolean;
+    priority?: number;
+    instanceId?: string;
+  },
+): Promise<Admitted> {
   const s = await admissionStanding(tx, input);
   const own = input.alreadyCounted ? input.slices : 0;
-  const others = s.footprint - own;
   const limit = s.nominal + s.borrowingLimit;
   const gpus = gpusOfSlices;
-  if (others + input.slices > limit) {
+  const ps = s.share === null ? null : { share: s.share, used: s.shareUsed - own };
+  let others = s.footprint - own;
+  const over = {
+    org: others + input.slices - limit,
+    share: ps ? ps.used + input.slices - ps.share : 0,
+  };
+  let preempt: Preemptible[] = [];
+  if ((over.org > 0 || over.share > 0) && s.preempt && input.priority !== undefined) {
+    const work = await preemptibleWork(tx, { ...input, priority: input.priority });
+    preempt = choosePreemptions(over, input.projectId, work) ?? [];
+  }
+  const freed = preempt.reduce((n, w) => n + w.slices, 0);
+  const freedInProject = preempt
+    .filter((w) => w.projectId === input.projectId)
+    .reduce((n, w) => n + w.slices, 0);
+  const preemptNote =
+    s.preempt && input.priority !== undefined
+      ? " Your organization lets higher-priority work preempt lower-priority work, but not enough of it runs here to make room."
+      : "";
+  if (others - freed + input.slices > limit) {
     throw new QuotaExceededError(
       `Quota exceeded for ${input.gpuModelName} in ${input.regionCode}: your organization may hold ` +
         `${gpus(limit)} GPUs there` +
         (s.borrowingLimit > 0 ? ` (${gpus(s.nominal)} guaranteed, ${gpus(s.borrowingLimit)} borrowed)` : "") +
         `, ${gpus(others)} ${others === 7 ? "is" : "are"} already queued or in use, and this needs ` +
-        `${gpus(input.slices)} more. Stop or terminate an instance, or ask an organization admin to request more quota.`,
+        `${gpus(input.slices)} more. Stop or terminate an instance, or ask an organization admin to request more quota.` +
+        preemptNote,
       {
         reason: "quota_exceeded",
         gpuModelId: input.gpuModelId,
@@ -195,25 +292,23 @@ export async function assertQuotaAdmits(
       },
     );
   }
-  const ps = s.share === null ? null : { share: s.share, used: s.shareUsed };
-  if (ps) {
-    const used = Number(ps.used) - own;
-    if (used + input.slices > Number(ps.share)) {
-      throw new QuotaExceededError(
-        `This project's share of ${input.gpuModelName} in ${input.regionCode} is ${gpus(Number(ps.share))} ` +
-          `GPUs and ${gpus(used)} are already queued or in use; ask an organization admin to raise the share.`,
-        {
-          reason: "project_share_used",
-          gpuModelId: input.gpuModelId,
-          gpuModelName: input.gpuModelName,
-          regionCode: input.regionCode,
-          shareGpus: gpus(Number(ps.share)),
-          usedGpus: gpus(used),
-          requestedGpus: gpus(input.slices),
-        },
-      );
-    }
+  if (ps && ps.used - freedInProject + input.slices > ps.share) {
+    throw new QuotaExceededError(
+      `This project's share of ${input.gpuModelName} in ${input.regionCode} is ${gpus(ps.share)} ` +
+        `GPUs and ${gpus(ps.used)} are already queued or in use; ask an organization admin to raise the share.` +
+        preemptNote,
+      {
+        reason: "project_share_used",
+        gpuModelId: input.gpuModelId,
+        gpuModelName: input.gpuModelName,
+        regionCode: input.regionCode,
+        shareGpus: gpus(ps.share),
+        usedGpus: gpus(ps.used),
+        requestedGpus: gpus(input.slices),
+      },
+    );
   }
+  others -= freed;
   const guaranteed = Math.max(0, Math.min(input.slices, s.nominal - others));
-  return { guaranteed, borrowed: input.slices - guaranteed };
+  return { guaranteed, borrowed: input.slices - guaranteed, preempt: preempt.map((w) => w.id) };
 }

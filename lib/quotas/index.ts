@@ -20,9 +20,12 @@ export {
   setQuotaDefault,
 } from "./admin";
 export {
+  type Admitted,
   assertNotSuspended,
   assertQuotaAdmits,
+  choosePreemptions,
   FOOTPRINT_STATES,
+  inFootprintSql,
   lockQuota,
   type QuotaKey,
   type QuotaStanding,
@@ -59,6 +62,7 @@ export {
   quotaChoices,
   quotaTableRows,
 } from "./overview";
+export { getQuotaPolicy, type QuotaPolicy, setQuotaPolicy } from "./policy";
 export { type QuotaLeft, quotaLeft, seedDefaultQuotas } from "./preview";
 export { QUEUE_REASON_CODES, type QueueReason, type QueueReasonCode, reasonAsksForQuota } from "./reasons";
 export {

@@ -1,7 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
-import { FOOTPRINT_STATES } from "./admission";
+import { inFootprintSql } from "./admission";
 import { DEFAULT_QUOTA_GPUS } from "./levels";
 import { HELD_STATES } from "./state";
 
@@ -24,7 +24,7 @@ export async function checkQuotaInvariants(
     with use as (
       select org_id, gpu_model_id, region_code,
         coalesce(sum(gpu_count * slices_per_gpu) filter (where state in ${list(HELD_STATES)}), 0) as held,
-        coalesce(sum(gpu_count * slices_per_gpu) filter (where state in ${list(FOOTPRINT_STATES)}), 0) as footprint
+        coalesce(sum(gpu_count * slices_per_gpu) filter (where ${inFootprintSql()}), 0) as footprint
       from instances where ${region}::text is null or region_code = ${region}::text
       group by 1, 2, 3
     ), pairs as (

@@ -28,6 +28,7 @@ export const QUOTA_FIELD_MESSAGES = fieldMessages("QuotaFieldErrors", {
   requestedInvalid: "Enter the total number of GPUs you need, 1 or more",
   requestAboveNominal: "Ask for more than your current nominal quota",
   decisionRequired: "Choose approve or deny",
+  preemptChoice: "Choose whether higher-priority work may preempt lower-priority work (true or false)",
 });
 const M = QUOTA_FIELD_MESSAGES;
 
@@ -127,3 +128,10 @@ export const quotaDecisionSchema = z.object({
   ),
   message: z.string().trim().max(1000, { error: M.messageTooLong }).default(""),
 });
+
+/** The organization's quota policy (admins and owners): may higher-priority work preempt lower-priority work? */
+export const quotaPolicySchema = z.object(
+  { preemptLowerPriority: z.boolean({ error: M.preemptChoice }) },
+  { error: M.preemptChoice },
+);
+export type QuotaPolicyInput = z.input<typeof quotaPolicySchema>;

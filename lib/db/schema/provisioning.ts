@@ -138,6 +138,13 @@ export const instances = pgTable(
      * notice when a lender needs its nominal back. Cleared when the organization's use falls within nominal.
      */
     borrowed: boolean("borrowed").notNull().default(false),
+    /**
+     * Preempted to make room, within its organization's own quota, for this higher-priority instance (the
+     * organization's preemption policy). While in its notice it no longer counts toward the quota, and at the
+     * notice's end it stops (preempted) instead of going back to the queue: queued work counts toward the quota,
+     * so requeueing it would put the organization over its own limit. Cleared when it starts again.
+     */
+    preemptedFor: uuid("preempted_for"),
     /** Why a queued instance waits (lib/quotas QueueReason: a code and its numbers), set by each scheduler tick. */
     queueReason: jsonb("queue_reason").$type<{ code: string; params: Record<string, string | number> }>(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),

@@ -81,6 +81,11 @@ export const organizations = pgTable(
     name: text("name").notNull(),
     /** Data residency: jurisdictions where this organization may run work. Empty array = no restriction. */
     allowedJurisdictions: text("allowed_jurisdictions").array().notNull().default(sql`'{}'::text[]`),
+    /**
+     * Quota policy (admins+): a launch or start over the organization's own quota may preempt its running
+     * lower-priority work (same GPU model and region) with notice instead of being refused (lib/quotas/policy.ts).
+     */
+    preemptLowerPriority: boolean("preempt_lower_priority").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex("organizations_slug_key").on(t.slug)],
