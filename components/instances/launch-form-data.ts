@@ -26,6 +26,7 @@ export const LAUNCH_FIELDS = [
   "scheduleCron",
   "scheduleTimeZone",
   "autoRecover",
+  "priority",
 ] as const;
 export type LaunchField = (typeof LAUNCH_FIELDS)[number];
 
@@ -97,6 +98,7 @@ export function launchInputFromForm(
     image: text(fd, "image"),
     diskGib: num(fd, "diskGib"),
     autoRecover: fd.get("autoRecover") === "on",
+    priority: num(fd, "priority"),
   };
 
   // Container fields are hidden for notebooks; whatever they still hold is not part of a notebook's spec.

@@ -190,6 +190,17 @@ export function LaunchForm({
           defaultValue={100}
           errors={errors?.diskGib}
         />
+        <Field
+          name="priority"
+          type="number"
+          inputMode="numeric"
+          min={-100}
+          max={100}
+          label={t("launch.priority")}
+          hint={t("launch.priorityHint")}
+          defaultValue={0}
+          errors={errors?.priority}
+        />
         <AutoShutdownFields errors={errors} />
         <div className="flex items-start gap-2 text-sm">
           <input

@@ -35,6 +35,7 @@ async function setNodeStatus(ctx: Ctx, nodeId: string, status: NodeStatus, raw: 
         orgId: instances.orgId,
         state: instances.state,
         autoRecover: instances.autoRecover,
+        preemptedFor: instances.preemptedFor,
       })
       .from(instances)
       .where(and(eq(instances.nodeId, nodeId), inArray(instances.state, [...CAPACITY_STATES])))
@@ -99,7 +100,14 @@ export function activateNode(ctx: Ctx, nodeId: string, input: unknown = {}) {
 
 type NodeRow = { id: string; name: string };
 /** An instance holding GPUs on the node, locked by setNodeStatus before the node row changes. */
-type HeldInstance = { id: string; orgId: string; state: InstanceState; autoRecover: boolean };
+type HeldInstance = {
+  id: string;
+  orgId: string;
+  state: InstanceState;
+  autoRecover: boolean;
+  /** In its notice for its organization's higher-priority work: it stops rather than requeues (reconcile.ts). */
+  preemptedFor: string | null;
+};
 type TxCtx = Pick<Ctx, "actor" | "now">;
 
 /**
@@ -114,7 +122,9 @@ async function failInstancesOn(
   now: Date,
 ): Promise<number> {
   const reason = `Node ${node.name} failed`;
-  const recover = onNode.filter((i) => i.autoRecover && (i.state === "running" || i.state === "preempting"));
+  const recover = onNode.filter(
+    (i) => i.autoRecover && !i.preemptedFor && (i.state === "running" || i.state === "preempting"),
+  );
   const fail = onNode.filter((i) => !recover.includes(i));
   const moved = await applyTransitions(
     tx,

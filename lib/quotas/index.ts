@@ -81,6 +81,7 @@ export {
   QUOTA_FIELD_MESSAGES,
   quotaDecisionSchema,
   quotaLevelsSchema,
+  quotaPolicySchema,
   quotaRequestSchema,
   setOrgQuotaSchema,
   setQuotaDefaultSchema,

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { suspendOrganization } from "@/lib/provisioning";
-import { notebookSpec } from "@/lib/provisioning/__tests__/fixtures";
+import { bigQuota, notebookSpec } from "@/lib/provisioning/__tests__/fixtures";
+import { getQuotaPolicy } from "@/lib/quotas";
 import { createApiToken, inviteMember } from "@/lib/tenancy";
 import { uniqueEmail } from "../factories";
 import { type ActionCall, type ActionOrg, form } from "../sweep/action-calls";
@@ -135,6 +136,22 @@ export const MATRIX: MatrixRow[] = [
     what: "Give a project a share of the organization's quota",
     action: `${org}/quotas/actions.ts#setProjectShareAction`,
     allowed: ADMIN,
+  },
+  {
+    area: "Quotas",
+    what: "Let higher-priority work preempt the organization's own lower-priority work",
+    action: `${org}/quotas/actions.ts#setQuotaPolicyAction`,
+    api: "PUT /api/v1/orgs/[org]/quota-policy",
+    allowed: ADMIN,
+    // Each call asks for the opposite of what is set, so every caller's call would change the row.
+    actionCall: async (o) => {
+      const on = (await getQuotaPolicy(o.owner, o.slug)).preemptLowerPriority;
+      return { args: [null, form(on ? {} : { preemptLowerPriority: "on" })] };
+    },
+    apiCall: async (fx) => {
+      const on = (await getQuotaPolicy(fx.a.ctx, fx.a.slug)).preemptLowerPriority;
+      return { body: { preemptLowerPriority: !on } };
+    },
   },
   // Operators: tenants, fleet, audit.
   {
@@ -405,11 +422,17 @@ export const MATRIX: MatrixRow[] = [
   },
   {
     area: "Instances",
-    what: "Launch above the default priority (the API: the console's form has no priority)",
+    what: "Launch above the default priority",
+    action: `${org}/instances/new/actions.ts#launchInstanceAction`,
     api: "POST /api/v1/orgs/[org]/instances",
     allowed: ADMIN,
     narrower: "a priority above the default is for admins and owners (lib/provisioning launch)",
     refusals: { viewer: "forbidden", member: "field" },
+    actionCall: async (o) => {
+      await bigQuota(o.orgId, o.fleet.region);
+      const spec = notebookSpec(o.fleet.region, { priority: "50" }) as Record<string, string>;
+      return { args: [null, form(spec)] };
+    },
     apiCall: (fx) => ({ body: notebookSpec(fx.fleet.region, { priority: 50 }) }),
   },
 

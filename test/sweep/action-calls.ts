@@ -283,6 +283,9 @@ export const ACTION_CALLS: Record<string, Recipe> = {
   [`${org}/quotas/actions.ts#setProjectShareAction`]: (o) => ({
     args: [null, form({ project: "default", ...quotaKey(o), shareGpus: "1" })],
   }),
+  [`${org}/quotas/actions.ts#setQuotaPolicyAction`]: () => ({
+    args: [null, form({ preemptLowerPriority: "on" })],
+  }),
   [`${org}/usage/reservations/actions.ts#quoteReservationAction`]: (o) => ({
     args: [null, reservationForm(o)],
   }),

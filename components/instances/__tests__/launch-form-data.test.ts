@@ -106,7 +106,8 @@ describe("form errors", () => {
     expect(formFieldOf("maxRuntimeMinutes")).toBe("maxRuntime");
     expect(formFieldOf("env.1BAD")).toBe("env");
     expect(formFieldOf("args.3")).toBe("args");
-    expect(formFieldOf("priority")).toBe("_form");
+    expect(formFieldOf("priority")).toBe("priority");
+    expect(formFieldOf("idempotencyKey")).toBe("_form");
   });
 
   it("merges both runtime paths into one field without repeating a message", () => {

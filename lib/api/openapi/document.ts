@@ -20,6 +20,7 @@ import {
   operatorQuotaRequestViewSchema,
   orgQuotaListSchema,
   quotaDecisionSchema,
+  quotaPolicySchema,
   quotaRequestListSchema,
   quotaRequestSchema,
   quotaRequestViewSchema,
@@ -273,6 +274,25 @@ const paths: ZodOpenApiPathsObject = {
         { "200": json("Per GPU model × region", listOf(orgQuotaListSchema.shape.items.element)) },
         [422],
       ),
+    },
+  },
+  "/orgs/{org}/quota-policy": {
+    get: {
+      tags: ["Quotas"],
+      summary: "The organization's quota policy, with its ETag",
+      description:
+        "preemptLowerPriority: whether a launch or start over the organization's quota (nominal plus borrowing limit, or a project's share) may preempt its own running lower-priority work of the same GPU model and region. That work gets the spot notice and then stops (it is not requeued). Off by default. Any role reads it.",
+      requestParams: { path: orgPath },
+      responses: responses({ "200": jsonWithEtag("The policy", quotaPolicySchema) }),
+    },
+    put: {
+      tags: ["Quotas"],
+      summary: "Set the quota policy (admins and owners)",
+      description:
+        "Audited with the policy before and after. With If-Match (the ETag of GET), a policy changed since you read it is a 412 and nothing is written.",
+      requestParams: { path: orgPath, header: ifMatchHeader },
+      requestBody: { required: true, content: { "application/json": { schema: quotaPolicySchema } } },
+      responses: responses({ "200": jsonWithEtag("Saved", quotaPolicySchema) }, [400, 403, 412, 413, 422]),
     },
   },
   "/orgs/{org}/quota-requests": {

@@ -1,7 +1,7 @@
 "use server";
 
 import { orgFormAction, say } from "@/app/_kit/org-action";
-import { createQuotaRequest, setProjectShare } from "@/lib/quotas";
+import { createQuotaRequest, setProjectShare, setQuotaPolicy } from "@/lib/quotas";
 
 export const requestQuotaAction = orgFormAction(
   {
@@ -26,5 +26,19 @@ export const setProjectShareAction = orgFormAction(
   async (ctx, orgSlug, input) => {
     await setProjectShare(ctx, orgSlug, input);
     return { message: await say("OrgQuotas", "shareSaved") };
+  },
+);
+
+/** The preemption policy's checkbox: checked sends "on", unchecked sends nothing (off). */
+export const setQuotaPolicyAction = orgFormAction(
+  {
+    label: "setQuotaPolicy",
+    area: "OrgQuotas",
+    revalidate: "/quotas",
+    fields: ["preemptLowerPriority"],
+  },
+  async (ctx, orgSlug, input) => {
+    await setQuotaPolicy(ctx, orgSlug, { preemptLowerPriority: input.preemptLowerPriority === "on" });
+    return { message: await say("OrgQuotas", "policySaved") };
   },
 );

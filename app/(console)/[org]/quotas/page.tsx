@@ -1,9 +1,9 @@
 import { getFormatter, getTranslations } from "next-intl/server";
-import { listOrgQuotaRequests, listOrgQuotas } from "@/lib/quotas";
+import { getQuotaPolicy, listOrgQuotaRequests, listOrgQuotas } from "@/lib/quotas";
 import { listProjects } from "@/lib/tenancy";
 import { getOrgPageContext } from "../org-context";
-import { requestQuotaAction, setProjectShareAction } from "./actions";
-import { ProjectShareForm, QuotaRequestForm } from "./quota-forms";
+import { requestQuotaAction, setProjectShareAction, setQuotaPolicyAction } from "./actions";
+import { ProjectShareForm, QuotaPolicyForm, QuotaRequestForm } from "./quota-forms";
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
@@ -21,10 +21,11 @@ export default async function OrgQuotasPage({
   const { org: slug } = await params;
   const sp = await searchParams;
   const { ctx, role } = await getOrgPageContext(slug);
-  const [rows, requests, projects, t, format] = await Promise.all([
+  const [rows, requests, projects, policy, t, format] = await Promise.all([
     listOrgQuotas(ctx, slug),
     listOrgQuotaRequests(ctx, slug),
     listProjects(ctx, slug),
+    getQuotaPolicy(ctx, slug),
     getTranslations("OrgQuotas"),
     getFormatter(),
   ]);
@@ -32,6 +33,7 @@ export default async function OrgQuotasPage({
     value,
     label,
   }));
+  const modelName = new Map(rows.map((r) => [r.gpuModelId, r.gpuModelName]));
   const regions = [...new Set(rows.map((r) => r.regionCode))].map((c) => ({ value: c, label: c }));
   const canRequest = ROLE_RANK[role] >= ROLE_RANK.member;
   const isAdmin = ROLE_RANK[role] >= ROLE_RANK.admin;
@@ -82,6 +84,23 @@ export default async function OrgQuotasPage({
         </table>
       </div>
 
+      <section aria-labelledby="policy-heading">
+        <h2 id="policy-heading" className="mb-2 text-lg font-semibold">
+          {t("policyTitle")}
+        </h2>
+        {isAdmin ? (
+          <QuotaPolicyForm
+            action={setQuotaPolicyAction}
+            orgSlug={slug}
+            preemptLowerPriority={policy.preemptLowerPriority}
+          />
+        ) : (
+          <p className="max-w-2xl text-sm text-slate-600 dark:text-slate-400">
+            {policy.preemptLowerPriority ? t("policyOn") : t("policyOff")}
+          </p>
+        )}
+      </section>
+
       {isAdmin && (
         <section aria-labelledby="shares-heading">
           <h2 id="shares-heading" className="mb-2 text-lg font-semibold">
@@ -120,7 +139,11 @@ export default async function OrgQuotasPage({
               {[...open, ...past].map((r) => (
                 <tr key={r.id}>
                   <td className={td}>
-                    {t("asked", { requested: r.requestedGpus, model: r.gpuModelId, region: r.regionCode })}
+                    {t("asked", {
+                      requested: r.requestedGpus,
+                      model: modelName.get(r.gpuModelId) ?? r.gpuModelId,
+                      region: r.regionCode,
+                    })}
                   </td>
                   <td className={td}>{t(`status.${r.status}`)}</td>
                   <td className={td}>{r.grantedGpus ?? "—"}</td>

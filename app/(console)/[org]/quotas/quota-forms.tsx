@@ -164,3 +164,58 @@ export function ProjectShareForm({
     </form>
   );
 }
+
+/** The organization's preemption policy: one checkbox (admins and owners). */
+export function QuotaPolicyForm({
+  action,
+  orgSlug,
+  preemptLowerPriority,
+}: {
+  action: Action;
+  orgSlug: string;
+  preemptLowerPriority: boolean;
+}) {
+  const t = useTranslations("OrgQuotas");
+  const { state, formAction, onSubmit, pending } = useActionForm(action.bind(null, orgSlug));
+  const fe = state && !state.ok ? state.fieldErrors : undefined;
+  return (
+    <form
+      action={formAction}
+      onSubmit={onSubmit}
+      aria-labelledby="policy-heading"
+      className="flex max-w-3xl flex-col gap-3"
+    >
+      <div className="flex items-start gap-2 text-sm">
+        <input
+          id="qp-preemptLowerPriority"
+          type="checkbox"
+          name="preemptLowerPriority"
+          defaultChecked={preemptLowerPriority}
+          aria-describedby="qp-preemptLowerPriority-hint qp-preemptLowerPriority-error"
+          className="mt-0.5 size-4 accent-orange-700"
+        />
+        <div className="flex flex-col">
+          <label htmlFor="qp-preemptLowerPriority" className="font-medium">
+            {t("policyPreempt")}
+          </label>
+          <span id="qp-preemptLowerPriority-hint" className="text-xs text-slate-600 dark:text-slate-400">
+            {t("policyPreemptHint")}
+          </span>
+          <span
+            id="qp-preemptLowerPriority-error"
+            aria-live="polite"
+            className="text-sm text-red-700 dark:text-red-400"
+          >
+            {fe?.preemptLowerPriority?.join(" ")}
+          </span>
+        </div>
+      </div>
+      <div>
+        <Button type="submit" disabled={pending} aria-busy={pending}>
+          {pending ? t("policySaving") : t("policySave")}
+        </Button>
+        <FormMessage message={state?.message} ok={state?.ok} />
+      </div>
+    </form>
+  );
+}
