@@ -1,8 +1,18 @@
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
-import { type Browser, expect, type Page, test } from "@playwright/test";
-import { type FreshAccount, signUpFresh } from "./support/accounts";
-import { as, expectAccessible, waitForMail } from "./support/fixtures";
+import { expect, type Page, test } from "@playwright/test";
+import { signUpFresh } from "./support/accounts";
+import { expectAccessible, waitForMail } from "./support/fixtures";
+import {
+  freshPage,
+  LIVE,
+  launch,
+  launchUntilRunning,
+  launchUrl,
+  operatorPage,
+  setQuota,
+  stateOf,
+} from "./support/quota-journeys";
 
 /**
  * Issue 8's operator journeys, each in fresh organizations (so no other journey's quota or queue is touched),
@@ -14,77 +24,6 @@ import { as, expectAccessible, waitForMail } from "./support/fixtures";
  *  - the audit log (filters in the URL, CSV export) shows each step with its actor.
  */
 const OPERATOR = "operator@forja.test";
-const stateOf = (page: Page) => page.getByRole("status", { name: /^State: / });
-const LIVE = { timeout: 90_000 };
-
-async function operatorPage(browser: Browser) {
-  const context = await browser.newContext(as("operator"));
-  return { page: await context.newPage(), close: () => context.close() };
-}
-
-async function freshPage(browser: Browser, label: string) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  return { page, account: await signUpFresh(page, label), close: () => context.close() };
-}
-
-function launchUrl(org: string, instanceType: string, region: string) {
-  return `/${org}/instances/new?${new URLSearchParams({ instanceType, region, pricing: "on_demand" })}`;
-}
-
-/** Fill and submit the launch form; returns the new instance's id. */
-async function launch(
-  page: Page,
-  org: string,
-  name: string,
-  instanceType: string,
-  region: string,
-  opts: { autoRecover?: boolean } = {},
-) {
-  await page.goto(launchUrl(org, instanceType, region));
-  await page.getByLabel("Name", { exact: true }).fill(name);
-  if (opts.autoRecover) await page.getByLabel("Recover after an interruption").check();
-  await page.getByRole("button", { name: "Launch", exact: true }).click();
-  await expect(page).toHaveURL(/\/instances\/[0-9a-f-]{36}$/, { timeout: 30_000 });
-  return page.url().split("/").at(-1) as string;
-}
-
-/** The simulated fleet fails a few provisioning attempts on purpose: launch again rather than depend on it. */
-async function launchUntilRunning(
-  page: Page,
-  org: string,
-  name: string,
-  instanceType: string,
-  region: string,
-  opts: { autoRecover?: boolean } = {},
-) {
-  for (let attempt = 1; ; attempt++) {
-    const id = await launch(page, org, `${name}-${attempt}`, instanceType, region, opts);
-    await expect(stateOf(page)).toHaveAccessibleName(/^State: (Running|Failed)$/, LIVE);
-    if ((await stateOf(page).getAttribute("aria-label")) !== "State: Failed" || attempt === 3) {
-      return { id, name: `${name}-${attempt}` };
-    }
-  }
-}
-
-/** The operator sets an organization's levels for one GPU model × region on /admin/quotas. */
-async function setQuota(
-  op: Page,
-  org: FreshAccount,
-  model: string,
-  region: string,
-  levels: { nominal: string; borrowing?: string },
-) {
-  await op.goto("/admin/quotas");
-  const form = op.getByRole("form", { name: "Set an organization's quota" });
-  await form.getByLabel("Organization").selectOption({ label: org.orgName });
-  await form.getByLabel("GPU model").selectOption(model);
-  await form.getByLabel("Region").selectOption(region);
-  await form.getByLabel("Nominal GPUs").fill(levels.nominal);
-  await form.getByLabel("Borrowing limit (GPUs)").fill(levels.borrowing ?? "0");
-  await form.getByRole("button", { name: "Save quota" }).click();
-  await expect(form.getByRole("status")).toHaveText("Quota saved.");
-}
 
 /** The platform audit log filtered in the URL: the rows' action and actor cells, newest first. */
 async function auditRows(op: Page, filters: Record<string, string>) {
@@ -158,7 +97,7 @@ test("a quota refusal leads to a request, a partial approval by email, and the l
     await expect(
       page
         .getByRole("table", { name: "Quota requests" })
-        .getByRole("row", { name: /2 a10 GPUs in eu-fi-hel1/ }),
+        .getByRole("row", { name: /2 A10 GPUs in eu-fi-hel1/ }),
     ).toContainText(/Partly approved\s*1\s*One now, more in January/);
 
     const mail = await waitForMail(owner.email, /Quota partly raised/);

@@ -16,6 +16,8 @@ const SAMPLE = {
   detail: "low memory on n1",
   waiting: "ErrImagePull",
   exitCode: 137,
+  name: "urgent-eval",
+  priority: 55,
 };
 
 function reasons(locale: "en" | "es"): Record<string, string> {

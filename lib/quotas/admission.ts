@@ -192,7 +192,7 @@ async function preemptibleWork(
     where org_id = ${k.orgId} and gpu_model_id = ${k.gpuModelId} and region_code = ${k.regionCode}
       and state = 'running' and priority < ${k.priority}
       and id is distinct from ${k.instanceId ?? null}::uuid
-    order by priority, started_at desc nulls last, id
+    order by priority, started_at desc nulls last, created_at desc, id
     for update`);
   return res.rows.map((r) => ({ id: r.id, projectId: r.project_id, slices: Number(r.slices) }));
 }
@@ -289,6 +289,7 @@ export async function assertQuotaAdmits(
         usedGpus: gpus(others),
         requestedGpus: gpus(input.slices),
         howToIncrease: "request more quota",
+        preemption: preemptNote ? "on" : "off",
       },
     );
   }
@@ -305,6 +306,7 @@ export async function assertQuotaAdmits(
         shareGpus: gpus(ps.share),
         usedGpus: gpus(ps.used),
         requestedGpus: gpus(input.slices),
+        preemption: preemptNote ? "on" : "off",
       },
     );
   }

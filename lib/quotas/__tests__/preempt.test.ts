@@ -89,6 +89,7 @@ describe("the organization's preemption policy (higher priority may preempt its 
   it("gives notice to the lowest-priority, youngest running work, just enough, and the launch is queued", async () => {
     const o = await orgWithQuota(4, true);
     const older = await o.run({ instanceType: "h100.1x", priority: -10, autoRecover: true });
+    await o.settle();
     const younger = await o.run({ instanceType: "h100.1x", priority: -10, autoRecover: true });
     const normal = await o.run({ instanceType: "h100.2x", priority: 0 });
     await o.settle();
