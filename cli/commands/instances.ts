@@ -113,6 +113,7 @@ function specFromFlags(opts: Record<string, unknown>): LaunchSpec {
   if ((opts.env as string[] | undefined)?.length) spec.env = envFrom(opts.env as string[]);
   if (opts.disk) spec.diskGib = Number(opts.disk);
   if (opts.maxRuntime) spec.maxRuntimeMinutes = Number(opts.maxRuntime);
+  if (opts.priority !== undefined) spec.priority = Number(opts.priority);
   return spec;
 }
 
@@ -161,6 +162,7 @@ export function registerInstances(program: Command) {
       .option("--disk <GiB>", "disk size in GiB")
       .option("--max-runtime <minutes>", "stop after this many minutes")
       .option("--spot", "spot pricing (preemptible)")
+      .option("--priority <n>", "-100 to 100 (default 0; above 0 for admins); higher starts first")
       .option("--idempotency-key <key>", "retry-safe key (default: a fresh one per call)")
       .option("--wait", "follow it until it runs, with queue position and ETA")
       .option("--timeout <seconds>", "give up waiting after this long", "1800")

@@ -198,5 +198,45 @@ export function registerUsage(program: Command) {
       ),
     ['forja quota request --gpu h100 --region eu-fi-hel1 --gpus 32 --reason "Q1 training run"'],
   );
+
+  examples(
+    quota
+      .command("policy")
+      .description(
+        "Show or set whether higher-priority work may preempt your organization's lower-priority work (admins)",
+      )
+      .option("--preempt <on|off>", "turn preemption of lower-priority work on or off")
+      .action(
+        action(async ({ opts, session }) => {
+          const { api, org } = await session();
+          const path = { params: { path: { org } } };
+          if (opts.preempt !== undefined && opts.preempt !== "on" && opts.preempt !== "off") {
+            throw new CliError("--preempt is on or off", EXIT.usage);
+          }
+          const read = api.GET("/orgs/{org}/quota-policy", path);
+          let policy = await ok(read);
+          if (opts.preempt !== undefined) {
+            // If-Match with what was just read: a change made meanwhile is refused, not overwritten.
+            const etag = (await read).response.headers.get("etag") ?? "*";
+            policy = await ok(
+              api.PUT("/orgs/{org}/quota-policy", {
+                params: { path: { org }, header: { "If-Match": etag } },
+                body: { preemptLowerPriority: opts.preempt === "on" },
+              }),
+            );
+          }
+          emit(
+            opts,
+            policy,
+            (p) =>
+              p.preemptLowerPriority
+                ? "Higher-priority work may preempt lower-priority work of this organization (notice, then it stops)."
+                : "Priority only orders the queue: no work of this organization is preempted for higher-priority work.",
+            () => [],
+          );
+        }),
+      ),
+    ["forja quota policy", "forja quota policy --preempt on"],
+  );
   examples(quota, ['forja quota request --gpu h100 --region eu-fi-hel1 --gpus 32 --reason "Q1 run"']);
 }

@@ -7,7 +7,7 @@ import { listAutoShutdownPolicies } from "@/lib/autoshutdown";
 import { createBudget } from "@/lib/budgets";
 import { systemCtx, type UserActor } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
-import { memberships, users } from "@/lib/db/schema";
+import { instances, memberships, users } from "@/lib/db/schema";
 import {
   createFixedProvider,
   launch,
@@ -24,7 +24,7 @@ import {
   notebookSpec,
   type TestFleet,
 } from "@/lib/provisioning/__tests__/fixtures";
-import { createQuotaRequest } from "@/lib/quotas";
+import { createQuotaRequest, getQuotaPolicy } from "@/lib/quotas";
 import { seedServiceHistory } from "@/lib/services/__tests__/history";
 import { createApiToken } from "@/lib/tenancy";
 import { startApiServer } from "@/test/support/http-app";
@@ -458,6 +458,43 @@ maxReplicas: ${max}
     expect(missing.code).toBe(2);
     const again = JSON.parse((await run(["quotas", "--json"], { env })).stdout) as { requests: unknown[] };
     expect(again.requests).toHaveLength(1);
+  });
+
+  it("quota policy: shown, set by an admin (If-Match from its read), refused for a member (exit 4), bad value exit 2; launch --priority", async () => {
+    const q = await newOrg("cli-policy");
+    await bigQuota(q.org.id, fleet.region, 1);
+    const env = {
+      FORJA_URL: server.url,
+      FORJA_TOKEN: (await createApiToken(q.ctx, q.slug, { name: "cli" })).secret,
+    };
+    const shown = await run(["quota", "policy"], { env });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain("Priority only orders the queue");
+    const on = await run(["quota", "policy", "--preempt", "on", "--json"], { env });
+    expect(on.code, on.stderr).toBe(0);
+    expect(json(on.stdout)).toEqual({ preemptLowerPriority: true });
+    expect(await getQuotaPolicy(q.ctx, q.slug)).toEqual({ preemptLowerPriority: true });
+    const bad = await run(["quota", "policy", "--preempt", "maybe"], { env });
+    expect(bad.code).toBe(2);
+    const member = await q.as("member");
+    const memberEnv = { ...env, FORJA_TOKEN: (await createApiToken(member, q.slug, { name: "cli" })).secret };
+    const refused = await run(["quota", "policy", "--preempt", "off"], { env: memberEnv });
+    expect(refused.code).toBe(4);
+    expect(await getQuotaPolicy(q.ctx, q.slug)).toEqual({ preemptLowerPriority: true });
+
+    // --priority reaches the launch: with the policy on, a priority-50 launch over the quota preempts.
+    const base = ["launch", "--type", "h100.1x", "--region", fleet.region, "--image", "pytorch-2.5-cuda12.4"];
+    const low = await run([...base, "--name", "cli-low", "--priority", "-5", "--json"], { env });
+    expect(low.code, low.stderr).toBe(0);
+    const [lowRow] = await getDb()
+      .select({ priority: instances.priority })
+      .from(instances)
+      .where(eq(instances.id, String(json(low.stdout).id)));
+    expect(lowRow?.priority).toBe(-5);
+    const high = await run([...base, "--name", "cli-high", "--priority", "50", "--json"], { env });
+    // The low one is still queued (it holds nothing), so it cannot be preempted: quota refusal, exit 4.
+    expect(high.code, high.stdout).toBe(4);
+    expect(high.stderr).toMatch(/not enough of it runs here/);
   });
 
   it("exit codes: 3 not found, 4 refused, 2 for field errors (printed per field), 2 for bad flags", async () => {
