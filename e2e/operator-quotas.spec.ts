@@ -183,6 +183,13 @@ test("a cohort member borrows idle GPUs, and they are reclaimed with notice when
     await expect(stateOf(b)).toHaveAccessibleName("State: Queued", { timeout: 200_000 });
     await expect(b.getByText(/Over your organization's nominal quota/)).toBeVisible();
     await expectAccessible(b);
+    // The reason offers a quota request, prefilled with what the queued instance needs (held + requested).
+    await b.getByRole("link", { name: "Request more quota" }).click();
+    await expect(b).toHaveURL(new RegExp(`/${borrower.account.orgSlug}/quotas\\?`));
+    const ask = b.getByRole("form", { name: "Request more quota" });
+    await expect(ask.getByLabel("GPU model")).toHaveValue("b200");
+    await expect(ask.getByLabel("Region")).toHaveValue("us-east-1");
+    await expect(ask.getByLabel("GPUs needed in total")).toHaveValue("1");
 
     // The operator takes the borrower out of the cohort, behind a confirmation.
     await op.page.goto("/admin/quotas");

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { exportPlatformAuditCsv, listAuditLog, listPlatformAuditLog, writeAudit } from "@/lib/audit";
+import {
+  AUDIT_PAGE_SIZE,
+  exportPlatformAuditCsv,
+  listAuditLog,
+  listPlatformAuditLog,
+  writeAudit,
+} from "@/lib/audit";
 import { ForbiddenError, NotFoundError, type UserActor } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { addMember, newTenant } from "@/test/factories";
@@ -46,6 +52,41 @@ describe("listAuditLog (tenant)", () => {
     const other = await newTenant("audit-other");
     await expect(listAuditLog(t.member.ctx, t.org.slug)).rejects.toBeInstanceOf(ForbiddenError);
     await expect(listAuditLog(other.ctx, t.org.slug)).rejects.toBeInstanceOf(NotFoundError);
+  });
+});
+
+describe("paging through the audit log", () => {
+  it("walks 120 rows in pages of AUDIT_PAGE_SIZE, newest first, without repeats or gaps; past the end is empty", async () => {
+    const t = await newTenant("audit-pages");
+    const base = Date.parse("2031-03-01T00:00:00Z");
+    for (let i = 0; i < 120; i++) {
+      await writeAudit(getDb(), t.actor, {
+        orgId: t.org.id,
+        action: "instance.launched",
+        targetType: "instance",
+        targetId: `p-${i}`,
+        data: { n: i },
+        // Pairs share a timestamp: the order must still be total (at, then id).
+        at: new Date(base + Math.floor(i / 2) * 1_000),
+      });
+    }
+    const filter = { action: "instance.launched" };
+    const seen: string[] = [];
+    const first = await listAuditLog(t.ctx, t.org.slug, filter);
+    expect(first.total).toBe(120);
+    const pages = Math.ceil(120 / AUDIT_PAGE_SIZE);
+    for (let page = 1; page <= pages; page++) {
+      const log = await listAuditLog(t.ctx, t.org.slug, { ...filter, page });
+      expect(log.rows.length).toBe(page < pages ? AUDIT_PAGE_SIZE : 120 - (pages - 1) * AUDIT_PAGE_SIZE);
+      seen.push(...log.rows.map((r) => r.targetId as string));
+    }
+    expect(new Set(seen).size).toBe(120);
+    // Newest first: the targets' numbers never increase from one row to the next (pairs in either order).
+    const n = seen.map((id) => Number(id.slice(2)));
+    for (let i = 1; i < n.length; i++) {
+      expect(Math.floor((n[i] as number) / 2)).toBeLessThanOrEqual(Math.floor((n[i - 1] as number) / 2));
+    }
+    expect((await listAuditLog(t.ctx, t.org.slug, { ...filter, page: pages + 1 })).rows).toEqual([]);
   });
 });
 
