@@ -215,6 +215,31 @@ export async function setQuotaDefault(
       )
       .for("update");
     opts.precondition?.(prior ? quotaDefaultView(prior) : null);
+    if (!input.confirmReclaim) {
+      const over = await organizationsOverDefault(tx, input);
+      if (over.length > 0) {
+        const names = [...new Set(over.map((o) => o.name))];
+        throw new ConflictError(
+          `${names.length} organization(s) on this default hold more than it would allow (${names.slice(0, 5).join(", ")}` +
+            `${names.length > 5 ? ", …" : ""}); the next scheduling pass reclaims their running work above it with ` +
+            "notice. Confirm to go ahead.",
+          {
+            reason: "default_below_use",
+            orgCount: names.length,
+            orgNames: names.slice(0, 5).join(", ") + (names.length > 5 ? ", …" : ""),
+            heldGpus: gpusOfSlices(over.reduce((n, o) => n + o.slices, 0)),
+            nominalGpus: input.nominalGpus,
+            over: over.map((o) => ({
+              orgId: o.orgId,
+              name: o.name,
+              gpuModelId: o.gpuModelId,
+              regionCode: o.regionCode,
+              heldGpus: gpusOfSlices(o.slices),
+            })),
+          },
+        );
+      }
+    }
     await tx
       .insert(quotaDefaults)
       .values({ gpuModelId: input.gpuModelId, regionCode: input.regionCode, ...values })
@@ -229,6 +254,49 @@ export async function setQuotaDefault(
     });
     return { gpuModelId: input.gpuModelId, regionCode: input.regionCode, ...values };
   });
+}
+
+/**
+ * Organizations this default would govern (no quota row of their own for the GPU model × region, and no more
+ * specific default) that hold more than its new limit there: nominal, plus the borrowing limit in a cohort.
+ * The scheduler's gate reclaims what they hold above it (regionsOverQuota), so the operator confirms first.
+ */
+async function organizationsOverDefault(
+  tx: Tx,
+  d: { gpuModelId: string; regionCode: string; nominalGpus: number; borrowingLimitGpus: number },
+): Promise<Array<{ orgId: string; name: string; gpuModelId: string; regionCode: string; slices: number }>> {
+  const res = await tx.execute<{
+    org_id: string;
+    name: string;
+    model: string;
+    region: string;
+    slices: number;
+  }>(sql`
+    with held as (
+      select org_id, gpu_model_id, region_code, sum(gpu_count * slices_per_gpu)::int as slices from instances
+      where state in ('provisioning', 'running', 'stopping')
+        and (${d.gpuModelId} = '*' or gpu_model_id = ${d.gpuModelId})
+        and (${d.regionCode} = '*' or region_code = ${d.regionCode})
+      group by 1, 2, 3)
+    select h.org_id, o.name, h.gpu_model_id as model, h.region_code as region, h.slices
+    from held h
+    join organizations o on o.id = h.org_id
+    left join cohort_members m on m.org_id = h.org_id
+    where not exists (select 1 from quotas q where q.org_id = h.org_id and q.gpu_model_id = h.gpu_model_id
+        and q.region_code = h.region_code)
+      and not exists (select 1 from quota_defaults x
+        where x.gpu_model_id in (h.gpu_model_id, '*') and x.region_code in (h.region_code, '*')
+          and ((x.gpu_model_id = '*')::int, (x.region_code = '*')::int)
+            < ((${d.gpuModelId} = '*')::int, (${d.regionCode} = '*')::int))
+      and h.slices > (${d.nominalGpus} + case when m.org_id is null then 0 else ${d.borrowingLimitGpus} end) * 7
+    order by o.name, h.gpu_model_id, h.region_code`);
+  return res.rows.map((r) => ({
+    orgId: r.org_id,
+    name: r.name,
+    gpuModelId: r.model,
+    regionCode: r.region,
+    slices: Number(r.slices),
+  }));
 }
 
 export async function createCohort(ctx: Ctx, raw: unknown) {

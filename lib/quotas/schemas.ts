@@ -73,7 +73,12 @@ export const setOrgQuotaSchema = quotaLevelsSchema.and(
 export type SetOrgQuotaInput = z.input<typeof setOrgQuotaSchema>;
 
 export const setQuotaDefaultSchema = quotaLevelsSchema.and(
-  z.object({ gpuModelId: model, regionCode: region }),
+  z.object({
+    gpuModelId: model,
+    regionCode: region,
+    /** Set after the operator saw which organizations going below their use reclaims work from. */
+    confirmReclaim: z.preprocess((v) => v === true || v === "true" || v === "on", z.boolean()).optional(),
+  }),
 );
 
 export const cohortSchema = z.object({

@@ -28,9 +28,14 @@ export const setOrgQuotaAction = adminFormAction(
 );
 
 export const setQuotaDefaultAction = adminFormAction(
-  { label: "setQuotaDefault", area, revalidate, fields: ["gpuModelId", "regionCode", ...levels] },
+  {
+    label: "setQuotaDefault",
+    area,
+    revalidate,
+    fields: ["gpuModelId", "regionCode", ...levels, "confirmReclaim"],
+  },
   async (ctx, input) => {
-    await setQuotaDefault(ctx, input);
+    await setQuotaDefault(ctx, { ...input, confirmReclaim: input.confirmReclaim ?? undefined });
     return { message: await say("AdminQuotas", "defaultSaved") };
   },
 );

@@ -174,6 +174,10 @@ export function DefaultQuotaForm({ action, choices }: { action: Action; choices:
       />
       <div />
       <LevelFields prefix="dq" fe={fe} />
+      <label className="flex items-center gap-2 text-sm md:col-span-3">
+        <input type="checkbox" name="confirmReclaim" />
+        {t("confirmDefaultReclaim")}
+      </label>
       <div className="md:col-span-3">
         <Button type="submit" disabled={pending}>
           {t("saveDefault")}

@@ -59,13 +59,13 @@ export const operatorPaths: ZodOpenApiPathsObject = {
       tags: ["Operators"],
       summary: "Set a quota default",
       description: op(
-        "Creates or replaces the default for a GPU model × region (`*` = any model or region) that organizations without their own row get. Audited. With If-Match (a row's `etag` from GET), a default another operator changed since is a 412 and nothing is written; any If-Match on a default that does not exist yet is a 412.",
+        "Creates or replaces the default for a GPU model × region (`*` = any model or region) that organizations without their own row get. Audited. With If-Match (a row's `etag` from GET), a default another operator changed since is a 412 and nothing is written; any If-Match on a default that does not exist yet is a 412. Lowering it below what organizations on it (no row of their own, no more specific default) hold is a 409 (`reason: default_below_use`, naming them in `over`) until the body has `confirmReclaim: true`: the next scheduling pass then reclaims their running work above it with notice.",
       ),
       requestParams: { header: ifMatchHeader },
       requestBody: { required: true, content: { "application/json": { schema: setQuotaDefaultSchema } } },
       responses: responses(
         { "200": jsonWithEtag("Saved", quotaDefaultSchema.extend({ updatedAt: z.date() })) },
-        [400, 403, 412, 413, 422],
+        [400, 403, 409, 412, 413, 422],
       ),
     },
   },

@@ -39,7 +39,7 @@ const stepWith = (priority: fc.Arbitrary<number>, type: fc.Arbitrary<number> = f
       arbitrary: fc.record({
         op: fc.constant("launch" as const),
         org: fc.nat(2),
-        type: fc.nat(TYPES.length - 1),
+        type,
         autoRecover: fc.boolean(),
         priority,
       }),
