@@ -218,3 +218,33 @@ export async function recordLaunched(
     fanned as (${instanceTransitionFanOut(sql`(select * from written where from_state is not null)`)})
     select ${andThen ?? sql`null`}`);
 }
+
+/**
+ * Give running instances a notice (running → preempting, deadline `noticeMs` from now): a reclaim, a spot
+ * preemption for capacity, a preemption for higher-priority work. `ids` are read again here (only those still
+ * running move); returns the ids that moved.
+ */
+export async function giveNotice(
+  exec: Executor,
+  ctx: Pick<Ctx, "actor" | "now">,
+  ids: string[],
+  notice: { reason: EventReason; stateReason: string; noticeMs: number; patch?: TransitionPatch },
+): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await exec.execute<{ id: string; org_id: string }>(
+    sql`select id, org_id from instances where id = any(${uuidArray(ids)}) and state = 'running'`,
+  );
+  const deadline = new Date(nowOf(ctx).getTime() + notice.noticeMs);
+  return applyTransitions(
+    exec,
+    ctx,
+    rows.rows.map((r) => ({
+      id: r.id,
+      orgId: r.org_id,
+      from: "running" as const,
+      to: "preempting" as const,
+      reason: notice.reason,
+      patch: { ...notice.patch, stateDeadline: deadline, stateReason: notice.stateReason },
+    })),
+  );
+}

@@ -1,11 +1,11 @@
 import "server-only";
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { requireOperator } from "@/lib/access";
 import { type Ctx, InvalidStateError, NotFoundError, nowOf } from "@/lib/core";
 import { type Tx, withTx } from "@/lib/db/client";
 import { instances } from "@/lib/db/schema";
 import { why } from "./event-reasons";
-import { applyTransition, applyTransitions } from "./lifecycle";
+import { applyTransition, giveNotice } from "./lifecycle";
 import { SPOT_NOTICE_MS } from "./scheduler";
 
 /**
@@ -65,32 +65,17 @@ export async function preemptForPriority(
   noticeMs: number = SPOT_NOTICE_MS,
 ): Promise<number> {
   if (ids.length === 0) return 0;
-  const now = nowOf(ctx);
-  const rows = await tx
-    .select({ id: instances.id, orgId: instances.orgId })
-    .from(instances)
-    .where(sql`${instances.id} = any(${`{${ids.join(",")}}`}::uuid[]) and ${instances.state} = 'running'`);
   const reason = why("preempted_for_priority", {
     name: forInstance.name,
     priority: forInstance.priority,
     seconds: Math.round(noticeMs / 1000),
   });
-  const moved = await applyTransitions(
-    tx,
-    ctx,
-    rows.map((r) => ({
-      id: r.id,
-      orgId: r.orgId,
-      from: "running" as const,
-      to: "preempting" as const,
-      reason,
-      patch: {
-        stateDeadline: new Date(now.getTime() + noticeMs),
-        stateReason: reason.text,
-        preemptedFor: forInstance.id,
-      },
-    })),
-  );
+  const moved = await giveNotice(tx, ctx, ids, {
+    reason,
+    stateReason: reason.text,
+    noticeMs,
+    patch: { preemptedFor: forInstance.id },
+  });
   if (moved.size !== ids.length) {
     // Admission locked these rows and read them running: anything else is a bug, and the launch must not
     // go through with less room than it was admitted for.

@@ -6,7 +6,7 @@ import { instances } from "@/lib/db/schema";
 import { regionsOverQuota } from "@/lib/quotas";
 import { why } from "./event-reasons";
 import { loadRegionHolders, loadRegionNodes } from "./fleet-state";
-import { applyTransitions, type Transition } from "./lifecycle";
+import { applyTransitions, giveNotice, type Transition } from "./lifecycle";
 import { loadAllOfferings } from "./offerings";
 import { type Decisions, type PRequest, planPlacements, type Reservation } from "./placement";
 import { toProviderInstance } from "./provider-instance";
@@ -237,7 +237,6 @@ async function placeRegion(
   };
 }
 
-/** Borrowed capacity goes back with the same notice as a spot interruption; auto-recover requeues it. */
 /** Reclaimed quota (borrowed work a lender needs, or work over a lowered limit): the spot notice, then preempted. */
 async function reclaimBorrowed(
   tx: Tx,
@@ -247,51 +246,21 @@ async function reclaimBorrowed(
   noticeMs: number,
   code: "borrowed_reclaimed" | "quota_lowered",
 ) {
-  if (ids.length === 0) return 0;
-  const rows = await tx
-    .select({ id: instances.id, orgId: instances.orgId })
-    .from(instances)
-    .where(sql`${instances.id} = any(${`{${ids.join(",")}}`}::uuid[]) and ${instances.state} = 'running'`);
-  const moved = await applyTransitions(
-    tx,
-    ctx,
-    rows.map((r) => ({
-      id: r.id,
-      orgId: r.orgId,
-      from: "running" as const,
-      to: "preempting" as const,
-      reason: why(code, { seconds: Math.round(noticeMs / 1000) }),
-      patch: {
-        stateDeadline: new Date(now.getTime() + noticeMs),
-        stateReason:
-          code === "borrowed_reclaimed"
-            ? "Reclaimed: this instance ran on borrowed quota that its lender needed back"
-            : "Reclaimed: the operator lowered the organization's quota below what it runs",
-      },
-    })),
-  );
+  const moved = await giveNotice(tx, { ...ctx, now: () => now }, ids, {
+    reason: why(code, { seconds: Math.round(noticeMs / 1000) }),
+    stateReason:
+      code === "borrowed_reclaimed"
+        ? "Reclaimed: this instance ran on borrowed quota that its lender needed back"
+        : "Reclaimed: the operator lowered the organization's quota below what it runs",
+    noticeMs,
+  });
   return moved.size;
 }
 
 async function preemptForCapacity(tx: Tx, ctx: Ctx, ids: string[], now: Date, noticeMs: number) {
-  const rows = await tx
-    .select({ id: instances.id, orgId: instances.orgId })
-    .from(instances)
-    .where(sql`${instances.id} = any(${`{${ids.join(",")}}`}::uuid[])`);
-  const deadline = new Date(now.getTime() + noticeMs);
-  await applyTransitions(
-    tx,
-    ctx,
-    rows.map((r) => ({
-      id: r.id,
-      orgId: r.orgId,
-      from: "running" as const,
-      to: "preempting" as const,
-      reason: why("spot_reclaimed_for_capacity", { seconds: Math.round(noticeMs / 1000) }),
-      patch: {
-        stateDeadline: deadline,
-        stateReason: "Preempted: the spot capacity was needed for on-demand or reserved work",
-      },
-    })),
-  );
+  await giveNotice(tx, { ...ctx, now: () => now }, ids, {
+    reason: why("spot_reclaimed_for_capacity", { seconds: Math.round(noticeMs / 1000) }),
+    stateReason: "Preempted: the spot capacity was needed for on-demand or reserved work",
+    noticeMs,
+  });
 }
