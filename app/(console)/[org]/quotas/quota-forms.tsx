@@ -2,6 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import { Button } from "@/components/ui/button";
+import { CheckboxField } from "@/components/ui/checkbox-field";
 import { Field } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
 import { SelectField } from "@/components/ui/select-field";
@@ -185,31 +186,14 @@ export function QuotaPolicyForm({
       aria-labelledby="policy-heading"
       className="flex max-w-3xl flex-col gap-3"
     >
-      <div className="flex items-start gap-2 text-sm">
-        <input
-          id="qp-preemptLowerPriority"
-          type="checkbox"
-          name="preemptLowerPriority"
-          defaultChecked={preemptLowerPriority}
-          aria-describedby="qp-preemptLowerPriority-hint qp-preemptLowerPriority-error"
-          className="mt-0.5 size-4 accent-orange-700"
-        />
-        <div className="flex flex-col">
-          <label htmlFor="qp-preemptLowerPriority" className="font-medium">
-            {t("policyPreempt")}
-          </label>
-          <span id="qp-preemptLowerPriority-hint" className="text-xs text-slate-600 dark:text-slate-400">
-            {t("policyPreemptHint")}
-          </span>
-          <span
-            id="qp-preemptLowerPriority-error"
-            aria-live="polite"
-            className="text-sm text-red-700 dark:text-red-400"
-          >
-            {fe?.preemptLowerPriority?.join(" ")}
-          </span>
-        </div>
-      </div>
+      <CheckboxField
+        id="qp-preemptLowerPriority"
+        name="preemptLowerPriority"
+        label={t("policyPreempt")}
+        hint={t("policyPreemptHint")}
+        defaultChecked={preemptLowerPriority}
+        errors={fe?.preemptLowerPriority}
+      />
       <div>
         <Button type="submit" disabled={pending} aria-busy={pending}>
           {pending ? t("policySaving") : t("policySave")}
