@@ -1,7 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
-import { type Month, type ProjectSpendRow, spendPartsSql } from "@/lib/metering";
+import { budgetSpendSql, type Month, type ProjectSpendRow } from "@/lib/metering";
 import type { Threshold } from "./alert";
 
 /** A budget the pass has to act on: thresholds crossed and not yet alerted, or a stop_instances cap reached. */
@@ -47,32 +47,54 @@ export async function budgetHits(
   const scope = q.orgIds ? { orgIds: q.orgIds } : { budgeted: true as const };
   const inScope = q.orgIds ? sql`where org_id = any(${`{${q.orgIds.join(",")}}`}::uuid[])` : sql``;
   const remainingHours = Math.max(0, (month.end.getTime() - now.getTime()) / 3_600_000);
-  // Set-based all the way (a lateral per budget cost more than the spend): the spend parts are totalled per
-  // organization and per organization × project once, each budget joins its total by key, and only the
-  // thresholds a budget reaches are looked up in budget_alerts.
+  // Set-based all the way (a lateral per budget cost more than the spend): the ledger is grouped once per
+  // organization × project (the bare aggregate's scan and groups), and each budget joins the already-grouped
+  // totals of its scope by key: its project's row, its organization's sum of them, or its service's; the
+  // unmetered tail and burn (a few rows per running instance) are totalled per scope apart. Only the thresholds a
+  // budget reaches are looked up in budget_alerts.
   const WHOLE = sql.raw(`'00000000-0000-0000-0000-000000000000'::uuid`);
+  const spend = budgetSpendSql(scope, { now, monthStart: month.start });
   const res = await exec.execute<{ budgets: number; hits: HitJson[] | null }>(sql`
     with b as materialized (
       select id, org_id, project_id, service_id, amount_usd, thresholds, action_at_100 from budgets ${inScope}
     ),
-    parts as (${spendPartsSql(scope, { now, monthStart: month.start })}),
-    tot as (
-      select org_id, case when grouping(project_id) = 1 then ${WHOLE} else project_id end as project_key,
-        ${WHOLE} as service_key,
-        sum(mtd) as mtd, sum(trend_per_hour) as trend, sum(accrued) as accrued, sum(burn) as burn
-      from parts group by grouping sets ((org_id), (org_id, project_id))
-      union all
-      -- A service's budget counts its replicas' parts only.
-      select org_id, ${WHOLE}, service_id, sum(mtd), sum(trend_per_hour), sum(accrued), sum(burn)
-      from parts where service_id is not null group by org_id, service_id
+    led as materialized (${spend.ledger}),
+    led_org as (
+      select org_id, sum(mtd) as mtd, sum(trend_per_hour) as trend from led where service_id is null group by org_id
+    ),
+    led_svc as (
+      select org_id, service_id, sum(mtd) as mtd, sum(trend_per_hour) as trend
+      from led where service_id is not null group by org_id, service_id
+    ),
+    live as (${spend.live}),
+    -- Keys as the budgets' scopes: (org, whole, whole), (org, project, whole), (org, whole, service).
+    live_tot as (
+      select org_id, case when grouping(project_id) = 0 then project_id else ${WHOLE} end as project_key,
+        case when grouping(service_id) = 0 then service_id else ${WHOLE} end as service_key,
+        sum(accrued) as accrued, sum(burn) as burn
+      from live group by grouping sets ((org_id), (org_id, project_id), (org_id, service_id))
+      having (grouping(project_id) = 1 or project_id is not null)
+        and (grouping(service_id) = 1 or service_id is not null)
+    ),
+    spent as (
+      select b.*,
+        coalesce(case when b.service_id is not null then ls.mtd when b.project_id is null then lo.mtd
+          else lp.mtd end, 0) as mtd,
+        coalesce(case when b.service_id is not null then ls.trend when b.project_id is null then lo.trend
+          else lp.trend_per_hour end, 0) as trend,
+        coalesce(lt.accrued, 0) as accrued, coalesce(lt.burn, 0) as burn
+      from b
+      left join led lp on b.service_id is null and lp.service_id is null and lp.org_id = b.org_id
+        and lp.project_id = b.project_id
+      left join led_org lo on b.service_id is null and b.project_id is null and lo.org_id = b.org_id
+      left join led_svc ls on ls.org_id = b.org_id and ls.service_id = b.service_id
+      left join live_tot lt on lt.org_id = b.org_id and lt.service_key = coalesce(b.service_id, ${WHOLE})
+        and lt.project_key = case when b.service_id is null then coalesce(b.project_id, ${WHOLE}) else ${WHOLE} end
     ),
     v as (
-      select b.*, coalesce(t.mtd, 0) as mtd, coalesce(t.trend, 0) as trend, coalesce(t.accrued, 0) as accrued,
-        coalesce(t.burn, 0) as burn, round(coalesce(t.mtd, 0) + coalesce(t.accrued, 0), 2) as actual,
-        round(coalesce(t.mtd, 0) + coalesce(t.accrued, 0)
-          + greatest(coalesce(t.burn, 0), coalesce(t.trend, 0)) * ${remainingHours}::numeric, 2) as forecast
-      from b left join tot t on t.org_id = b.org_id and t.service_key = coalesce(b.service_id, ${WHOLE})
-        and t.project_key = case when b.service_id is null then coalesce(b.project_id, ${WHOLE}) else ${WHOLE} end
+      select spent.*, round(mtd + accrued, 2) as actual,
+        round(mtd + accrued + greatest(burn, trend) * ${remainingHours}::numeric, 2) as forecast
+      from spent
     ),
     reached as (
       select v.id, v.amount_usd, t.kind, t.pct

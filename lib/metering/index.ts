@@ -48,4 +48,4 @@ export {
   topInstancesSchema,
 } from "./schemas";
 export { forecastMonthEnd, type MonthToDate, monthToDate } from "./spend";
-export { type ProjectSpendRow, projectSpend, type SpendScope, spendPartsSql } from "./spend-sql";
+export { budgetSpendSql, type ProjectSpendRow, projectSpend, type SpendScope } from "./spend-sql";

@@ -99,21 +99,72 @@ export async function projectSpend(
 }
 
 /**
- * The same three readings as projectSpend, as the rows of one subquery for a statement that aggregates them
- * further (the budget pass compares every budget with its thresholds in SQL): columns org_id, project_id,
- * service_id (a replica's service, else null), mtd, trend_per_hour, accrued, burn; an organization × project has up to three rows, to be summed.
+ * The same three readings as projectSpend, shaped for the budget pass, which compares every budget with its
+ * thresholds in one statement. `ledger`: columns org_id, project_id, service_id, mtd, trend_per_hour; the rows
+ * with service_id null are each organization × project's whole ledger (replicas' rows included), and the rows
+ * with a service_id repeat that service's replicas' share, for its budget. `live`: the unmetered tail and the
+ * current burn (org_id, project_id, service_id, accrued, burn), up to two rows per organization × project ×
+ * service, to be summed.
  */
-export function spendPartsSql(scope: SpendScope, opts: SpendWindow): SQL {
+export function budgetSpendSql(scope: SpendScope, opts: SpendWindow): { ledger: SQL; live: SQL } {
   const { now, monthStart } = opts;
   const { trendFrom, since } = windowOf(opts);
+  return {
+    ledger: budgetLedgerSql(scope, since, trendFrom, monthStart, now),
+    live: sql`
+      select org_id, project_id, service_id, accrued, 0::numeric as burn
+      from (${accrualSql(scope, now, monthStart)}) a
+      union all
+      select org_id, project_id, service_id, 0, burn from (${burnSql(scope, now)}) b`,
+  };
+}
+
+/** The month-to-date and trend-window sums of the ledger rows in the window, and the first row's start. */
+function windowSums(monthStart: Date, trendFrom: Date): SQL {
+  return sql`coalesce(sum(u.amount) filter (where u.period_start >= ${monthStart}), 0) as mtd,
+    coalesce(sum(u.amount) filter (where u.period_start >= ${trendFrom}), 0) as trend`;
+}
+
+/**
+ * ledgerSql's reading without the service attribution on every row: the organization × project groups take
+ * every row (the same scan and groups as a bare sum per organization × project), and a service's replicas'
+ * rows are read a second time from service_replicas through the ledger's instance index. Joining
+ * service_replicas to each of the month's rows cost a fifth of the scan (budgets-evaluate bench).
+ */
+function budgetLedgerSql(scope: SpendScope, since: Date, trendFrom: Date, monthStart: Date, now: Date): SQL {
+  const perRow = "budgeted" in scope ? sql`true` : orgFilter(scope, sql`u.org_id`);
+  const perGroup = "budgeted" in scope ? orgFilter(scope, sql`g.org_id`) : sql`true`;
+  const inWindow = sql`${perRow} and u.period_start >= ${since} and u.period_start < ${now}`;
   return sql`
-    select org_id, project_id, service_id, mtd, trend / hours as trend_per_hour, 0::numeric as accrued,
-      0::numeric as burn
-    from (${ledgerSql(scope, since, trendFrom, monthStart, now)}) l
+    with g as (
+      select u.org_id, u.project_id, ${windowSums(monthStart, trendFrom)}, min(u.period_start) as first_start
+      from usage_records u where ${inWindow}
+      group by u.org_id, u.project_id
+    ),
+    gh as (
+      select g.org_id, g.project_id, g.mtd, g.trend, ${hoursSql(now, trendFrom)} as hours
+      from g left join metering_cursors c on c.org_id = g.org_id
+      where ${perGroup}
+    ),
+    s as (
+      select u.org_id, u.project_id, sr.service_id, ${windowSums(monthStart, trendFrom)}
+      from service_replicas sr join usage_records u on u.instance_id = sr.instance_id
+      where ${inWindow}
+      group by u.org_id, u.project_id, sr.service_id
+    )
+    select org_id, project_id, null::uuid as service_id, mtd, trend / hours as trend_per_hour from gh
     union all
-    select org_id, project_id, service_id, 0, 0, accrued, 0 from (${accrualSql(scope, now, monthStart)}) a
-    union all
-    select org_id, project_id, service_id, 0, 0, 0, burn from (${burnSql(scope, now)}) b`;
+    select s.org_id, s.project_id, s.service_id, s.mtd, s.trend / h.hours
+    from s join (select distinct org_id, hours from gh) h on h.org_id = s.org_id`;
+}
+
+/**
+ * The trend's denominator, one per organization: its metered hours in the trend window since its first
+ * usage (over the groups g of the organization, each with its first_start; c its metering cursor).
+ */
+function hoursSql(now: Date, trendFrom: Date): SQL {
+  return sql`greatest(1, extract(epoch from coalesce(c.metered_until, ${now}::timestamptz)
+        - greatest(${trendFrom}::timestamptz, min(g.first_start) over (partition by g.org_id))) / 3600)`;
 }
 
 /**
@@ -137,8 +188,7 @@ function ledgerSql(scope: SpendScope, since: Date, trendFrom: Date, monthStart: 
       group by u.org_id, u.project_id, sr.service_id
     )
     select g.org_id, g.project_id, g.service_id, g.mtd, g.trend,
-      greatest(1, extract(epoch from coalesce(c.metered_until, ${now}::timestamptz)
-        - greatest(${trendFrom}::timestamptz, min(g.first_start) over (partition by g.org_id))) / 3600) as hours
+      ${hoursSql(now, trendFrom)} as hours
     from g left join metering_cursors c on c.org_id = g.org_id
     where ${perGroup}`;
 }
