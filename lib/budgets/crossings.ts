@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { budgetSpendSql, type Month, type ProjectSpendRow } from "@/lib/metering";
 import type { Threshold } from "./alert";
+import { BUDGET_PCT_MIN } from "./field-messages";
 
 /** A budget the pass has to act on: thresholds crossed and not yet alerted, or a stop_instances cap reached. */
 export type BudgetHit = {
@@ -99,7 +100,11 @@ export async function budgetHits(
     reached as (
       select v.id, v.amount_usd, t.kind, t.pct
       from v cross join lateral jsonb_to_recordset(v.thresholds) as t(kind text, pct int)
-      where case when t.kind = 'actual' then v.actual else v.forecast end >= v.amount_usd * t.pct / 100
+      -- ×100 on both sides rather than a numeric division per threshold (exact either way). The forecast is
+      -- never below the actual, so a budget whose forecast is under the lowest percentage a threshold may
+      -- have reaches none: its thresholds are not expanded (most budgets, most of the month).
+      where 100 * v.forecast >= v.amount_usd * ${BUDGET_PCT_MIN}
+        and 100 * case when t.kind = 'actual' then v.actual else v.forecast end >= v.amount_usd * t.pct
       union
       select v.id, v.amount_usd, 'actual', 100 from v
       where v.action_at_100 <> 'notify' and v.actual >= v.amount_usd

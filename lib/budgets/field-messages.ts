@@ -2,6 +2,8 @@ import { fieldMessages } from "@/lib/core";
 
 /** The budget's limits; each message and its check share one number. */
 export const BUDGET_NAME_MAX = 80;
+/** A threshold's lowest percentage: the budget pass skips budgets whose forecast is below it. */
+export const BUDGET_PCT_MIN = 1;
 export const BUDGET_PCT_MAX = 1000;
 export const BUDGET_THRESHOLDS_MAX = 12;
 export const BUDGET_RECIPIENTS_MAX = 50;

@@ -3,6 +3,7 @@ import {
   BUDGET_EMAILS_MAX,
   BUDGET_NAME_MAX,
   BUDGET_PCT_MAX,
+  BUDGET_PCT_MIN,
   BUDGET_RECIPIENTS_MAX,
   BUDGET_THRESHOLDS_MAX,
   BUDGET_FIELD_MESSAGES as M,
@@ -17,7 +18,7 @@ const threshold = z.object(
     pct: z.coerce
       .number({ error: M.pctRequired })
       .int(M.pctWhole)
-      .min(1, M.pctMin)
+      .min(BUDGET_PCT_MIN, M.pctMin)
       .max(BUDGET_PCT_MAX, M.pctMax),
   },
   { error: M.thresholdInvalid },
