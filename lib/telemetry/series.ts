@@ -72,12 +72,13 @@ const COLUMNS: Record<
   temperature: { raw: "temperature_c", avg: "temperature_avg", max: "temperature_avg", unit: "°C" },
 };
 
-type AggRow = {
+/** One series of the chart statement (series-sql.ts): a GPU's, the average (gpu_index null) or the window's total. */
+type SeriesRow = {
   is_total: number;
-  is_avg: number;
   gpu_index: number | null;
-  t: number | null;
-  v: number | null;
+  /** Bin starts (epoch seconds) and their values, in the same order (json arrays). */
+  t: Array<number | null>;
+  v: Array<number | null>;
   peak: number | null;
 };
 
@@ -97,9 +98,6 @@ export async function utilizationSeries(
   const { range, metric, step } = parseInput(utilizationQuerySchema, raw);
   if (!UUID_RE.test(instanceId)) throw new NotFoundError("Instance");
   const exec = readDb(ctx);
-  const [inst] = await loadProviderInstances(exec, sql`i.id = ${instanceId} and i.org_id = ${org.id}`);
-  if (!inst) throw new NotFoundError("Instance");
-
   const spec = RANGE_SPECS[range];
   const binSeconds = binSecondsFor(range, step);
   const now = raw.now ?? nowOf(ctx);
@@ -107,17 +105,16 @@ export async function utilizationSeries(
   const fromMs = now.getTime() - spec.seconds * 1000;
   const from = new Date(fromMs);
   const col = COLUMNS[metric];
-  const rows = await exec.execute<AggRow>(
-    chartQuery({
-      instanceId,
-      gpuCount: inst.gpuCount,
-      col,
-      level: spec.level,
-      binSeconds,
-      from,
-      to: now,
-    }),
-  );
+  // The instance and its chart at once (two connections of the pool, or one after the other in a caller's
+  // transaction): the chart statement reads its GPU count itself and only this organization's rows, and
+  // nothing is returned before the instance read found it (issue 13: one round trip fewer).
+  const [[inst], rows] = await Promise.all([
+    loadProviderInstances(exec, sql`i.id = ${instanceId} and i.org_id = ${org.id}`),
+    exec.execute<SeriesRow>(
+      chartQuery({ instanceId, orgId: org.id, col, level: spec.level, binSeconds, from, to: now }),
+    ),
+  ]);
+  if (!inst) throw new NotFoundError("Instance");
 
   // Shape only: the aggregation happened in SQL; here the bins without data become explicit nulls (gaps).
   const firstBin = Math.floor(fromMs / binMs) * binMs;
@@ -129,16 +126,19 @@ export async function utilizationSeries(
   const summary: UtilizationSeries["summary"] = { mean: null, peak: null, latest: null };
   for (const r of rows.rows) {
     if (Number(r.is_total) === 1) {
-      summary.mean = round(r.v);
+      summary.mean = round(r.v[0] ?? null);
       summary.peak = round(r.peak);
       continue;
     }
-    const k = Math.round((Number(r.t) - firstBin) / binMs);
-    const series = Number(r.is_avg) === 1 ? average : gpus[Number(r.gpu_index)]?.points;
-    const point = series?.[k];
-    if (point) point.v = round(r.v);
+    const series = r.gpu_index === null ? average : gpus[Number(r.gpu_index)]?.points;
+    if (!series) continue;
+    for (let j = 0; j < r.t.length; j++) {
+      const point = series[Math.round((Number(r.t[j]) * 1000 - firstBin) / binMs)];
+      if (point) point.v = round(r.v[j] ?? null);
+    }
   }
-  summary.latest = [...average].reverse().find((p) => p.v !== null)?.v ?? null;
+  for (let k = average.length - 1; k >= 0 && summary.latest === null; k--)
+    summary.latest = average[k]?.v ?? null;
   // A MIG slice draws its share of the board's power limit.
   const powerMax = Math.round((inst.tdpWatts * Math.min(7, inst.slicesPerGpu)) / 7);
   const yMax = { utilization: 100, memory: inst.gpuMemoryGib, power: powerMax, temperature: 95 }[metric];

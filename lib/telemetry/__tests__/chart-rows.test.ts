@@ -126,4 +126,34 @@ describe("chart reads", () => {
       }
     }
   });
+
+  it("read only the given organization's rows, the GPU count from the instance row when not given", async () => {
+    const id = ids.get(4) as string;
+    const { level, binSeconds, seconds } = RANGE_SPECS["7d"];
+    const q = (orgId: string) =>
+      chartQuery({
+        instanceId: id,
+        orgId,
+        col: { raw: "utilization_pct", avg: "utilization_avg", max: "utilization_max" },
+        level,
+        binSeconds,
+        from: new Date(NOW.getTime() - seconds * 1000),
+        to: NOW,
+      });
+    type Row = { is_total: number; gpu_index: number | null; t: unknown[]; v: unknown[] };
+    const own = (await getDb().execute<Row>(q(tenant.org.id))).rows;
+    // Four GPUs, the average and the window's total; every GPU's series reaches the newest bin.
+    expect(
+      own
+        .filter((r) => r.gpu_index !== null)
+        .map((r) => Number(r.gpu_index))
+        .sort(),
+    ).toEqual([0, 1, 2, 3]);
+    const binS = binSeconds;
+    for (const r of own.filter((x) => Number(x.is_total) === 0))
+      expect(Math.max(...r.t.map(Number))).toBe(Math.floor(NOW.getTime() / 1000 / binS) * binS);
+    const other = await getDb().execute<Row>(q("00000000-0000-4000-8000-000000000000"));
+    // Only the empty total row (no data of another organization's instance).
+    expect(other.rows.filter((r) => r.v.some((v) => v !== null))).toEqual([]);
+  });
 });
