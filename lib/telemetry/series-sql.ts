@@ -98,6 +98,7 @@ export function chartQuery(q: ChartQueryInput): SQL {
       select grouping(s.t) as is_total, s.gpu, s.t, sum(s.vw) / sum(s.n) as v, max(s.vmax) as peak
       from s group by grouping sets ((s.gpu, s.t), (s.t), ())
     )
+    -- Both json_agg see the group's rows in the same order (one aggregate node), so t[j] and v[j] pair up.
     select b.is_total, b.gpu as gpu_index, json_agg(extract(epoch from b.t)::int8) as t, json_agg(b.v) as v,
       max(b.peak)::float8 as peak
     from b group by b.is_total, b.gpu`;
