@@ -1,15 +1,15 @@
 "use client";
 
-import dynamic from "next/dynamic";
 import { useFormatter, useTranslations } from "next-intl";
 import { useId } from "react";
+import { lazyClient } from "@/components/ui/lazy-client";
 import type { BudgetPoint } from "./budget-series";
 
 type Props = { title: string; points: BudgetPoint[]; currency: string; summary: string };
 
 const PLOT_HEIGHT = 280;
 // recharts (about 130 kB gzip) is fetched after the page has loaded, by the pages that draw a chart.
-const BudgetPlot = dynamic(() => import("./budget-plot").then((m) => m.BudgetPlot), { ssr: false });
+const BudgetPlot = lazyClient(() => import("./budget-plot").then((m) => m.BudgetPlot));
 
 /**
  * Cumulative actual spend (area), the forecast to month end (dashed) and the budget (flat line) over the

@@ -1,8 +1,6 @@
 "use client";
 
-import dynamic from "next/dynamic";
+import { lazyClient } from "@/components/ui/lazy-client";
 
 /** DailyCostChart's bars: recharts (about 130 kB gzip) is fetched after the page has loaded. */
-export const LazyDailyCostPlot = dynamic(() => import("./daily-cost-plot").then((m) => m.DailyCostPlot), {
-  ssr: false,
-});
+export const LazyDailyCostPlot = lazyClient(() => import("./daily-cost-plot").then((m) => m.DailyCostPlot));

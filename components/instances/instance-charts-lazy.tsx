@@ -1,14 +1,18 @@
 "use client";
 
-import dynamic from "next/dynamic";
 import { ChartSkeleton } from "@/components/charts/chart-skeleton";
+import { lazyClient } from "@/components/ui/lazy-client";
+
+function Loading() {
+  return <ChartSkeleton height={780} />;
+}
 
 /**
  * The instance page's charts, fetched after the page has loaded: they sit below the status, actions and
  * connection details, read their data from the API anyway, and their code (ranges, tables, the chart frame)
  * would otherwise put the page over issue 13's 150 kB first-load budget. recharts follows when they draw.
  */
-export const LazyInstanceCharts = dynamic(() => import("./instance-charts").then((m) => m.InstanceCharts), {
-  ssr: false,
-  loading: () => <ChartSkeleton height={780} />,
-});
+export const LazyInstanceCharts = lazyClient(
+  () => import("./instance-charts").then((m) => m.InstanceCharts),
+  Loading,
+);

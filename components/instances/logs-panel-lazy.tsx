@@ -1,18 +1,19 @@
 "use client";
 
-import dynamic from "next/dynamic";
+import { lazyClient } from "@/components/ui/lazy-client";
 import { LogsFrame, LogsLoading } from "./logs-frame";
+
+function Loading() {
+  return (
+    <LogsFrame>
+      <LogsLoading />
+    </LogsFrame>
+  );
+}
 
 /**
  * The instance page's logs, fetched after the page has loaded: they sit below the charts and read their lines
  * from the API anyway (the server render showed "loading" before too), so their code stays out of the page's
  * first-load JavaScript (issue 13's 150 kB budget).
  */
-export const LazyLogsPanel = dynamic(() => import("./logs-panel").then((m) => m.LogsPanel), {
-  ssr: false,
-  loading: () => (
-    <LogsFrame>
-      <LogsLoading />
-    </LogsFrame>
-  ),
-});
+export const LazyLogsPanel = lazyClient(() => import("./logs-panel").then((m) => m.LogsPanel), Loading);

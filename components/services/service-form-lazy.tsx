@@ -1,7 +1,7 @@
 "use client";
 
-import dynamic from "next/dynamic";
 import { useTranslations } from "next-intl";
+import { lazyClient } from "@/components/ui/lazy-client";
 
 function Loading() {
   const t = useTranslations("Common");
@@ -17,7 +17,4 @@ function Loading() {
  * forms, and a page ships every client component it imports, so the instance form alone is first-load JS
  * (issue 13's 150 kB budget). /services/new imports the form itself.
  */
-export const LazyServiceForm = dynamic(() => import("./service-form").then((m) => m.ServiceForm), {
-  ssr: false,
-  loading: Loading,
-});
+export const LazyServiceForm = lazyClient(() => import("./service-form").then((m) => m.ServiceForm), Loading);

@@ -1,0 +1,26 @@
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import { lazyClient } from "../lazy-client";
+
+// The server (and so the hydrating render) shows the loading state and never starts the import: the module's
+// code is fetched in the browser, after hydration. The browser side is walked by the e2e journeys (charts,
+// logs, the launch page's service form).
+describe("lazyClient", () => {
+  it("renders Loading on the server without loading the component", () => {
+    let loads = 0;
+    const Lazy = lazyClient(
+      async () => {
+        loads++;
+        return ({ name }: { name: string }) => <p>hello {name}</p>;
+      },
+      () => <p role="status">loading…</p>,
+    );
+    expect(renderToStaticMarkup(<Lazy name="ada" />)).toBe('<p role="status">loading…</p>');
+    expect(loads).toBe(0);
+  });
+
+  it("renders nothing on the server without a Loading component", () => {
+    const Lazy = lazyClient(async () => () => <p>loaded</p>);
+    expect(renderToStaticMarkup(<Lazy />)).toBe("");
+  });
+});
