@@ -1,9 +1,9 @@
 import { getTranslations } from "next-intl/server";
 
 /**
- * A plain link home, not next/link: the root not-found is a segment of every page, and Turbopack gives it its
- * own chunk, so a next/link here was a second copy (3.2 kB gzip) of the one the layouts load, on every page's
- * first load (issue 13's 150 kB budget). Leaving a 404 by a full page load costs nothing.
+ * A plain link home, not next/link: Turbopack gives the root not-found its own chunk, so a next/link here was a
+ * second copy (3.2 kB gzip) of the one the layouts already load, fetched with every 404. Leaving a 404 by a
+ * full page load costs nothing.
  */
 export default async function NotFound() {
   const t = await getTranslations("Common");

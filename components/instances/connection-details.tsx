@@ -1,5 +1,3 @@
-"use client";
-
 import { useTranslations } from "next-intl";
 import { CopyButton } from "@/components/ui/copy-button";
 

@@ -6,11 +6,9 @@ import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import type { ActionResult } from "@/lib/core";
 import type { InstanceAction } from "@/lib/provisioning";
+import { actionVariant, CONFIRMS } from "./pending-actions";
 
 export type RunInstanceAction = (input: { action: InstanceAction; id: string }) => Promise<ActionResult>;
-
-/** Stop, terminate and cancel lose work or a place in the queue, so they ask first; start does not. */
-const CONFIRM: Record<InstanceAction, boolean> = { stop: true, terminate: true, cancel: true, start: false };
 
 /**
  * The lifecycle buttons legal in the current state (the server decides which, viewers get none). Errors from
@@ -56,13 +54,13 @@ export function InstanceActions({
           <Button
             key={a}
             type="button"
-            variant={a === "start" ? "primary" : a === "terminate" ? "danger" : "secondary"}
-            aria-haspopup={CONFIRM[a] ? "dialog" : undefined}
+            variant={actionVariant(a)}
+            aria-haspopup={CONFIRMS[a] ? "dialog" : undefined}
             disabled={pending}
             aria-busy={pending && confirming === null}
             onClick={() => {
               setError(undefined);
-              if (!CONFIRM[a]) return perform(a);
+              if (!CONFIRMS[a]) return perform(a);
               setConfirming(a);
               dialogRef.current?.showModal();
             }}

@@ -1,18 +1,11 @@
 "use client";
 
-import { ChartSkeleton } from "@/components/charts/chart-skeleton";
 import { lazyClient } from "@/components/ui/lazy-client";
-
-function Loading() {
-  return <ChartSkeleton height={780} />;
-}
 
 /**
  * The instance page's charts, fetched after the page has loaded: they sit below the status, actions and
  * connection details, read their data from the API anyway, and their code (ranges, tables, the chart frame)
  * would otherwise put the page over issue 13's 150 kB first-load budget. recharts follows when they draw.
+ * The page passes the skeleton, rendered on the server, as the fallback.
  */
-export const LazyInstanceCharts = lazyClient(
-  () => import("./instance-charts").then((m) => m.InstanceCharts),
-  Loading,
-);
+export const LazyInstanceCharts = lazyClient(() => import("./instance-charts").then((m) => m.InstanceCharts));

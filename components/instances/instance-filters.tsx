@@ -1,9 +1,6 @@
-"use client";
-
-import { usePathname, useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
-import type { FormEvent } from "react";
 import { Button } from "@/components/ui/button";
+import { FilterForm } from "@/components/ui/filter-form";
 import type { InstanceStateName } from "@/lib/provisioning";
 
 export type InstanceFilterValues = { project?: string; state?: string; region?: string };
@@ -12,8 +9,8 @@ const SELECT =
   "rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-900";
 
 /**
- * Filters live in the URL (shareable, the back button works). A plain GET form, so it works before hydration;
- * once hydrated a change applies at once through the router instead of a full reload.
+ * Filters live in the URL (shareable, the back button works). Rendered on the server inside FilterForm: a
+ * plain GET form before hydration, applied at once through the router after it.
  */
 export function InstanceFilters({
   values,
@@ -27,25 +24,11 @@ export function InstanceFilters({
   states: readonly InstanceStateName[];
 }) {
   const t = useTranslations("Instances");
-  const router = useRouter();
-  const pathname = usePathname();
-  function apply(form: HTMLFormElement) {
-    const params = new URLSearchParams();
-    for (const [k, v] of new FormData(form)) if (typeof v === "string" && v) params.set(k, v);
-    const qs = params.toString();
-    router.push(qs ? `${pathname}?${qs}` : pathname);
-  }
-  function onSubmit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    apply(e.currentTarget);
-  }
   const active = Boolean(values.project || values.state || values.region);
   return (
-    <form
-      method="get"
-      onSubmit={onSubmit}
-      onChange={(e) => apply(e.currentTarget)}
-      aria-label={t("filters.label")}
+    <FilterForm
+      label={t("filters.label")}
+      clearLabel={active ? t("filters.clear") : undefined}
       className="flex flex-wrap items-end gap-3"
     >
       <label className="flex flex-col gap-1 text-sm font-medium">
@@ -84,11 +67,6 @@ export function InstanceFilters({
       <Button type="submit" variant="secondary">
         {t("filters.apply")}
       </Button>
-      {active ? (
-        <Button type="button" variant="ghost" onClick={() => router.push(pathname)}>
-          {t("filters.clear")}
-        </Button>
-      ) : null}
-    </form>
+    </FilterForm>
   );
 }

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useFormatter, useTranslations } from "next-intl";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { useLiveQuery } from "@/components/ui/live-query";
 import { RelativeTime } from "@/components/ui/relative-time";
@@ -26,12 +26,15 @@ export function InstancesTable({
   initial,
   canAct,
   stopAction,
+  empty,
 }: {
   org: string;
   filter: Filter;
   initial: InstanceListView;
   canAct: boolean;
   stopAction: (input: { ids: string[] }) => Promise<ActionResult<BulkStopResult>>;
+  /** What an empty list shows (InstancesEmpty, rendered on the server: no client code for it). */
+  empty: ReactNode;
 }) {
   const t = useTranslations("Instances");
   const format = useFormatter();
@@ -61,32 +64,10 @@ export function InstancesTable({
   }
 
   if (data.items.length === 0) {
-    const filtered = Boolean(filter.project || filter.state || filter.region);
     return (
       <div className="flex flex-col gap-3">
         {report}
-        <div className="rounded-lg border border-dashed border-slate-300 p-8 text-center dark:border-slate-700">
-          <h2 className="text-lg font-semibold">{filtered ? t("empty.filteredTitle") : t("empty.title")}</h2>
-          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-            {filtered ? t("empty.filteredBody") : t("empty.body")}
-          </p>
-          <div className="mt-4 flex justify-center gap-3 text-sm">
-            {filtered ? (
-              <Link href={`/${org}/instances`} className="text-orange-700 underline dark:text-orange-400">
-                {t("filters.clear")}
-              </Link>
-            ) : (
-              <Link href={`/${org}/catalog`} className="text-orange-700 underline dark:text-orange-400">
-                {t("empty.browseCatalog")}
-              </Link>
-            )}
-            {canAct ? (
-              <Link href={`/${org}/instances/new`} className="text-orange-700 underline dark:text-orange-400">
-                {t("newInstance")}
-              </Link>
-            ) : null}
-          </div>
-        </div>
+        {empty}
       </div>
     );
   }

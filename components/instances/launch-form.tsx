@@ -18,7 +18,7 @@ import type {
   LaunchProject,
   LaunchRegion,
 } from "./launch-options";
-import { LaunchPreview } from "./launch-preview";
+import { LazyLaunchPreview } from "./launch-preview-lazy";
 import { OfferingFields } from "./offering-fields";
 
 /** The launch form's pricing choice; "reserved" means a reservation's term, priced as such. */
@@ -236,7 +236,7 @@ export function LaunchForm({
         </div>
       </div>
       <div className="lg:sticky lg:top-4 lg:self-start">
-        <LaunchPreview org={org} instanceType={instanceType} region={region} pricing={pricing} />
+        <LazyLaunchPreview org={org} instanceType={instanceType} region={region} pricing={pricing} />
       </div>
     </form>
   );

@@ -6,6 +6,7 @@ import type { LaunchPreviewView } from "@/lib/provisioning";
 import { formatDuration } from "./duration";
 import { fetchJson, instancesApi } from "./labels";
 import type { PricingChoice } from "./launch-form";
+import { PreviewFrame } from "./launch-preview-frame";
 
 /**
  * Price, quota left and expected wait for the offering being chosen, refreshed as the form changes. It only
@@ -55,59 +56,50 @@ export function LaunchPreview({
   }
 
   return (
-    <section
-      aria-labelledby="preview-heading"
-      aria-busy={isFetching}
-      className="rounded-lg border border-slate-200 bg-slate-50 p-4 dark:border-slate-800 dark:bg-slate-900"
-    >
-      <h2 id="preview-heading" className="text-lg font-semibold">
-        {t("title")}
-      </h2>
-      <div role="status" aria-live="polite" className="mt-2 text-sm">
-        {!enabled ? (
-          <p>{t("choose")}</p>
-        ) : error ? (
-          <p className="text-red-700 dark:text-red-400">{t("error", { detail: error.message })}</p>
-        ) : !data ? (
-          <p>{t("loading")}</p>
-        ) : (
-          <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1">
-            <dt className="font-medium">{t("price")}</dt>
-            <dd>
-              {price == null
-                ? t("notOffered", {
-                    pricing: tAll(`pricing.${pricing === "reserved" ? "reserved_1y" : pricing}`),
-                  })
-                : tAll("price.perHour", { price: usd(price) })}
-            </dd>
-            <dt className="font-medium">{t("quota")}</dt>
-            <dd>
-              {t("quotaValue", {
-                left: format.number(data.quota.leftGpus),
-                limit: format.number(data.quota.limitGpus),
-                model: data.gpuModelName,
-                region: data.regionCode,
-              })}
-              {overQuota ? " " : null}
-              {overQuota ? (
-                <span className="font-medium text-red-700 dark:text-red-400">
-                  {t("overQuota", { needed: format.number(data.gpusNeeded) })}
-                </span>
-              ) : null}
-              {!overQuota && data.quota.borrowedGpus > 0 ? (
-                <p className="mt-1 text-xs">
-                  {t("split", {
-                    guaranteed: format.number(data.quota.guaranteedGpus),
-                    borrowed: format.number(data.quota.borrowedGpus),
-                  })}
-                </p>
-              ) : null}
-            </dd>
-            <dt className="font-medium">{t("wait")}</dt>
-            <dd>{waitText()}</dd>
-          </dl>
-        )}
-      </div>
-    </section>
+    <PreviewFrame busy={isFetching}>
+      {!enabled ? (
+        <p>{t("choose")}</p>
+      ) : error ? (
+        <p className="text-red-700 dark:text-red-400">{t("error", { detail: error.message })}</p>
+      ) : !data ? (
+        <p>{t("loading")}</p>
+      ) : (
+        <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1">
+          <dt className="font-medium">{t("price")}</dt>
+          <dd>
+            {price == null
+              ? t("notOffered", {
+                  pricing: tAll(`pricing.${pricing === "reserved" ? "reserved_1y" : pricing}`),
+                })
+              : tAll("price.perHour", { price: usd(price) })}
+          </dd>
+          <dt className="font-medium">{t("quota")}</dt>
+          <dd>
+            {t("quotaValue", {
+              left: format.number(data.quota.leftGpus),
+              limit: format.number(data.quota.limitGpus),
+              model: data.gpuModelName,
+              region: data.regionCode,
+            })}
+            {overQuota ? " " : null}
+            {overQuota ? (
+              <span className="font-medium text-red-700 dark:text-red-400">
+                {t("overQuota", { needed: format.number(data.gpusNeeded) })}
+              </span>
+            ) : null}
+            {!overQuota && data.quota.borrowedGpus > 0 ? (
+              <p className="mt-1 text-xs">
+                {t("split", {
+                  guaranteed: format.number(data.quota.guaranteedGpus),
+                  borrowed: format.number(data.quota.borrowedGpus),
+                })}
+              </p>
+            ) : null}
+          </dd>
+          <dt className="font-medium">{t("wait")}</dt>
+          <dd>{waitText()}</dd>
+        </dl>
+      )}
+    </PreviewFrame>
   );
 }

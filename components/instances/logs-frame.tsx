@@ -1,9 +1,10 @@
-"use client";
-
 import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
 
-/** The logs section's frame and its loading line: the same while the panel's code and its first answer load. */
+/**
+ * The logs section's frame and its loading line: the same while the panel's code and its first answer load
+ * (no "use client": the page renders them on the server as LazyLogsPanel's fallback, LogsPanel in the browser).
+ */
 export function LogsFrame({ children }: { children: ReactNode }) {
   const t = useTranslations("Instances.logs");
   return (

@@ -1,19 +1,11 @@
 "use client";
 
 import { lazyClient } from "@/components/ui/lazy-client";
-import { LogsFrame, LogsLoading } from "./logs-frame";
-
-function Loading() {
-  return (
-    <LogsFrame>
-      <LogsLoading />
-    </LogsFrame>
-  );
-}
 
 /**
  * The instance page's logs, fetched after the page has loaded: they sit below the charts and read their lines
  * from the API anyway (the server render showed "loading" before too), so their code stays out of the page's
- * first-load JavaScript (issue 13's 150 kB budget).
+ * first-load JavaScript (issue 13's 150 kB budget). The page passes the frame with its loading line, rendered
+ * on the server, as the fallback.
  */
-export const LazyLogsPanel = lazyClient(() => import("./logs-panel").then((m) => m.LogsPanel), Loading);
+export const LazyLogsPanel = lazyClient(() => import("./logs-panel").then((m) => m.LogsPanel));

@@ -1,5 +1,3 @@
-"use client";
-
 import Link from "next/link";
 import { useFormatter, useTranslations } from "next-intl";
 import type { QueueView } from "@/lib/provisioning";

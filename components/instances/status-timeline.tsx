@@ -1,5 +1,3 @@
-"use client";
-
 import { useTranslations } from "next-intl";
 import { RelativeTime } from "@/components/ui/relative-time";
 import type { InstanceEventView } from "@/lib/provisioning";

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { InstanceFilters } from "@/components/instances/instance-filters";
+import { InstancesEmpty } from "@/components/instances/instances-empty";
 import { InstancesTable } from "@/components/instances/instances-table";
 import { filterQuery } from "@/components/instances/labels";
 import { Pagination } from "@/components/ui/pagination";
@@ -71,6 +72,13 @@ export default async function InstancesPage({
         initial={initial}
         canAct={canAct}
         stopAction={stopInstancesAction.bind(null, slug)}
+        empty={
+          <InstancesEmpty
+            org={slug}
+            filtered={Boolean(filter.project || filter.state || filter.region)}
+            canAct={canAct}
+          />
+        }
       />
       {pageCount > 1 ? (
         <Pagination page={page} pageCount={pageCount} total={initial.total} href={pageHref} />

@@ -1,11 +1,15 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getTranslations } from "next-intl/server";
+import { ChartSkeleton } from "@/components/charts/chart-skeleton";
 import { ShutdownWarning } from "@/components/costs/shutdown-warning";
 import { LazyInstanceCharts } from "@/components/instances/instance-charts-lazy";
-import { InstanceLive } from "@/components/instances/instance-live";
+import { InstanceDetail } from "@/components/instances/instance-detail";
+import { LazyInstanceLive } from "@/components/instances/instance-live-lazy";
+import { LogsFrame, LogsLoading } from "@/components/instances/logs-frame";
 import { LazyLogsPanel } from "@/components/instances/logs-panel-lazy";
 import { ManifestsPanel } from "@/components/instances/manifests-panel";
+import { PendingActions } from "@/components/instances/pending-actions";
 import { roleAtLeast } from "@/lib/access";
 import { type Ctx, InvalidStateError, NotFoundError } from "@/lib/core";
 import { instanceManifests, instanceManifestsYaml, loadInstanceDetail } from "@/lib/provisioning";
@@ -38,6 +42,7 @@ export default async function InstancePage({ params }: { params: Promise<{ org: 
   const { ctx, role } = await getOrgPageContext(slug);
   const t = await getTranslations("Instances");
   const detail = await load(ctx, slug, id);
+  const canConnect = roleAtLeast(role, "member");
   const manifests = roleAtLeast(role, "admin") ? await manifestsYaml(ctx, slug, id) : null;
   return (
     <div className="flex flex-col gap-4">
@@ -51,15 +56,36 @@ export default async function InstancePage({ params }: { params: Promise<{ org: 
         instanceId={detail.id}
         snooze={snoozeShutdownAction.bind(null, slug, detail.id)}
       />
-      <InstanceLive
+      <LazyInstanceLive
         org={slug}
         initial={detail}
         run={instanceAction.bind(null, slug)}
-        canConnect={roleAtLeast(role, "member")}
+        canConnect={canConnect}
+        fallback={
+          <InstanceDetail
+            org={slug}
+            data={detail}
+            canConnect={canConnect}
+            actions={<PendingActions actions={detail.actions} />}
+          />
+        }
       />
-      <LazyInstanceCharts org={slug} instanceId={detail.id} gpuCount={detail.gpuCount} />
+      <LazyInstanceCharts
+        org={slug}
+        instanceId={detail.id}
+        gpuCount={detail.gpuCount}
+        fallback={<ChartSkeleton height={780} />}
+      />
       {/* A notebook's logs are its Jupyter server's output (a Slurm job's stdout/stderr, a pod's log). */}
-      <LazyLogsPanel org={slug} id={detail.id} />
+      <LazyLogsPanel
+        org={slug}
+        id={detail.id}
+        fallback={
+          <LogsFrame>
+            <LogsLoading />
+          </LogsFrame>
+        }
+      />
       {manifests ? <ManifestsPanel org={slug} id={detail.id} yaml={manifests} /> : null}
     </div>
   );
