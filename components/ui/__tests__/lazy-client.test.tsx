@@ -19,6 +19,17 @@ describe("lazyClient", () => {
     expect(loads).toBe(0);
   });
 
+  it("gives Loading the component's props, and prefers a fallback node passed by the page", () => {
+    const Lazy = lazyClient(
+      async () => () => <p>loaded</p>,
+      ({ name }: { name: string }) => <p>loading {name}</p>,
+    );
+    expect(renderToStaticMarkup(<Lazy name="ada" />)).toBe("<p>loading ada</p>");
+    expect(renderToStaticMarkup(<Lazy name="ada" fallback={<p>server view</p>} />)).toBe(
+      "<p>server view</p>",
+    );
+  });
+
   it("renders nothing on the server without a Loading component", () => {
     const Lazy = lazyClient(async () => () => <p>loaded</p>);
     expect(renderToStaticMarkup(<Lazy />)).toBe("");
