@@ -4,7 +4,10 @@
  */
 import { type SQL, sql } from "drizzle-orm";
 import type { SourceLevel } from "@/lib/telemetry/ranges";
-import { epochMs, seconds } from "@/lib/telemetry/sql-util";
+
+// lib/telemetry/sql-util.ts's two helpers as they were (a domain's inner modules are not imported by path).
+const seconds = (n: number): SQL => sql`make_interval(secs => ${n})`;
+const epochMs = (expr: SQL) => sql`(extract(epoch from ${expr}) * 1000)::float8`;
 
 /** The columns a chart metric reads: in raw samples, and the level arrays' mean and peak. */
 type ChartColumns = { raw: string; avg: string; max: string };

@@ -131,7 +131,7 @@ export const provisioningLaunch: Benchmark = {
           `${ROUNDS} rounds over ${orgs.length} organizations (bare insert before and after each):`,
         ...spreadRounds.flatMap((x, i) => [
           line(`round ${i + 1}: bare insert`, x.bare),
-          line(`round ${i + 1}: launch`, x.launch) + `  ${ratio(x.launch, x.bare)}`,
+          `${line(`round ${i + 1}: launch`, x.launch)}  ${ratio(x.launch, x.bare)}`,
         ]),
         `  ratio launch over ${orgs.length} organizations / bare insert, p95 per round: ` +
           `${p95Ratios.map((x) => `×${x.toFixed(1)}`).join(" ")}; median ×${medianRatio.toFixed(1)} (target ≤ ×4)`,
