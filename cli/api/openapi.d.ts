@@ -1966,7 +1966,7 @@ export interface paths {
         };
         /**
          * Set a quota default
-         * @description Platform operators only. Creates or replaces the default for a GPU model × region (`*` = any model or region) that organizations without their own row get. Audited. With If-Match (a row's `etag` from GET), a default another operator changed since is a 412 and nothing is written; any If-Match on a default that does not exist yet is a 412.
+         * @description Platform operators only. Creates or replaces the default for a GPU model × region (`*` = any model or region) that organizations without their own row get. Audited. With If-Match (a row's `etag` from GET), a default another operator changed since is a 412 and nothing is written; any If-Match on a default that does not exist yet is a 412. Lowering it below what organizations on it (no row of their own, no more specific default) hold is a 409 (`reason: default_below_use`, naming them in `over`) until the body has `confirmReclaim: true`: the next scheduling pass then reclaims their running work above it with notice.
          */
         put: {
             parameters: {
@@ -1982,6 +1982,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         borrowingLimitGpus: number;
+                        confirmReclaim?: boolean;
                         gpuModelId: string;
                         lendingLimitGpus: number | null;
                         nominalGpus: number;
@@ -2045,6 +2046,15 @@ export interface paths {
                 };
                 /** @description No such organization or resource for these credentials (another tenant's ids look absent) */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The resource is in a state that does not allow this, or an Idempotency-Key was reused for another request */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };

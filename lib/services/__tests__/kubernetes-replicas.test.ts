@@ -193,6 +193,21 @@ describe("services on Kubernetes: a replica is a Deployment with the instance's 
     expect(deployments(service.id)).toHaveLength(2);
     expect(podsOf(service.id).filter((p) => !p.metadata.deletionTimestamp)).toHaveLength(2);
 
+    // Metering bills whole seconds (segments.ts floors state changes to the second): the replica scaled away
+    // next must have run past a second boundary to appear in the ledger below. On a quiet machine the scale-down
+    // came within the same second as its start (seen in CI), and the check below failed.
+    await waitFor(
+      "both replicas running for over a second",
+      async () => {
+        const r = await getDb().execute<{ n: number }>(sql`
+          select count(*)::int as n from service_replicas r join instances i on i.id = r.instance_id
+          where r.service_id = ${service.id} and r.ended_at is null and i.state = 'running'
+            and (select max(e.at) from instance_events e where e.instance_id = i.id and e.to_state = 'running')
+              < now() - interval '1.2 seconds'`);
+        return Number(r.rows[0]?.n) === 2;
+      },
+      10_000,
+    );
     // Scale down to one: one replica's instance is terminated, its Deployment and pod go.
     await updateServiceScaling(ctx, org.slug, service.id, { minReplicas: 1, maxReplicas: 1 });
     await waitFor(
