@@ -1,6 +1,7 @@
 import { why } from "./event-reasons";
 import type { Transition } from "./lifecycle";
 import type { WorkloadStatus } from "./providers";
+import { requeuesAfterPreemption } from "./states";
 import type { Instance } from "./types";
 
 export type Decision = {
@@ -141,8 +142,7 @@ export function decideFromWorkload(
         reason: why(to === "stopped" ? "stopped" : to === "terminated" ? "terminated" : "preempted"),
         patch: { stateDeadline: null, stoppedAt: now, connection: null },
       });
-      // Preempted for its organization's higher-priority work (preemptedFor): it stops, as in reconcile.ts.
-      if (to === "preempted" && inst.autoRecover && !inst.preemptedFor) steps.push(recover(inst, now, null));
+      if (to === "preempted" && requeuesAfterPreemption(inst)) steps.push(recover(inst, now, null));
       return { steps, gpuIndexes };
     }
     default:

@@ -10,7 +10,7 @@ import { applyTransitions } from "./lifecycle";
 import { nodeActionSchema } from "./node-admin";
 import { getProvider } from "./providers";
 import { lockRegionPlacement, SPOT_NOTICE_MS } from "./scheduler";
-import { CAPACITY_STATES, type InstanceState } from "./states";
+import { CAPACITY_STATES, type InstanceState, requeuesAfterPreemption } from "./states";
 
 type NodeStatus = "active" | "draining" | "down";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -123,7 +123,7 @@ async function failInstancesOn(
 ): Promise<number> {
   const reason = `Node ${node.name} failed`;
   const recover = onNode.filter(
-    (i) => i.autoRecover && !i.preemptedFor && (i.state === "running" || i.state === "preempting"),
+    (i) => requeuesAfterPreemption(i) && (i.state === "running" || i.state === "preempting"),
   );
   const fail = onNode.filter((i) => !recover.includes(i));
   const moved = await applyTransitions(

@@ -10,6 +10,7 @@ import { providerInstanceMapper } from "./provider-instance";
 import { attachConfiguredEngines, clusterPlacedRegions, engineRegions, getProvider } from "./providers";
 import { SPOT_NOTICE_MS } from "./scheduler";
 import { uuidArray } from "./sql";
+import { requeuesAfterPreemption } from "./states";
 import type { Instance } from "./types";
 
 export type ReconcileResult = {
@@ -157,7 +158,7 @@ async function dueDeadlines(
       result.preempted++;
       // Preempted for higher-priority work of its own organization: it stops here. Requeued, it would count
       // toward the quota that work needs (queued work counts), putting the organization over its own limit.
-      if (inst.autoRecover && !inst.preemptedFor) requeue.push(autoRecover(inst, now));
+      if (requeuesAfterPreemption(inst)) requeue.push(autoRecover(inst, now));
     }
   }
   const moved = await applyTransitions(tx, ctx, first);

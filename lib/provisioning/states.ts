@@ -76,3 +76,13 @@ export function holdsCapacity(state: InstanceState): boolean {
 
 /** A whole GPU is 7 compute slices; a MIG slice holds fewer of one GPU in MIG mode. */
 export const SLICES_PER_GPU = 7;
+
+/**
+ * Whether an instance goes back to the queue when its preemption ends: it asked to (auto-recover), unless it
+ * was preempted for higher-priority work of its own organization (`preemptedFor`, the quota policy): queued
+ * work counts toward quota, so that one stops instead (ADR 0009). Reconcile, the engine pass and a failed node
+ * all decide by this.
+ */
+export function requeuesAfterPreemption(i: { autoRecover: boolean; preemptedFor: string | null }): boolean {
+  return i.autoRecover && !i.preemptedFor;
+}
