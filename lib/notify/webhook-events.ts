@@ -53,8 +53,10 @@ export async function emitWebhookEvents(exec: Executor, events: WebhookEvent[]):
  * CTE with org_id, instance_id, from_state, to_state, reason, reason_code, reason_params, at), so the provisioning
  * lifecycle adds webhook deliveries to its event insert without another round trip. A transition gives
  * `instance.state_changed`; one whose reason is a spot reclaim also gives `instance.spot_reclaimed`.
+ * `instancesFrom` is where the instances' names are read: the table, or (for an instance inserted by the same
+ * statement, which the table does not show it yet) a CTE with its id and name.
  */
-export function instanceTransitionFanOut(events: SQL): SQL {
+export function instanceTransitionFanOut(events: SQL, instancesFrom: SQL = sql`instances`): SQL {
   return sql`
     insert into webhook_deliveries (endpoint_id, org_id, event_type, ordering_key, payload, created_at, next_attempt_at)
     select w.id, ev.org_id, t.type, ev.instance_id::text,
@@ -67,7 +69,7 @@ export function instanceTransitionFanOut(events: SQL): SQL {
                'reason', jsonb_build_object('code', ev.reason_code, 'params', ev.reason_params, 'text', ev.reason))),
            ev.at, ev.at
     from ${events} ev
-    join instances i on i.id = ev.instance_id
+    join ${instancesFrom} i on i.id = ev.instance_id
     join webhook_endpoints w on w.org_id = ev.org_id and w.enabled
     cross join lateral (values ('instance.state_changed'),
       (case when ev.reason_code in ('spot_reclaimed', 'spot_interrupted', 'spot_reclaimed_for_capacity')

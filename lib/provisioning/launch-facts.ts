@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { hasPoliciesSql } from "@/lib/autoshutdown";
 import { launchCapExistsSql } from "@/lib/budgets";
 import type { Tx } from "@/lib/db/client";
+import { executePrepared } from "@/lib/db/prepared";
 import { suspensionReasonSql } from "@/lib/quotas";
 import {
   currentPriceSql,
@@ -66,7 +67,10 @@ export async function readLaunchFacts(
   const price = q.pricingModel
     ? currentPriceSql(q.instanceTypeId, q.regionCode, q.pricingModel, q.now)
     : sql`null::numeric`;
-  const res = await tx.execute<FactsRow>(sql`
+  // Prepared: its planning took longer than running it (issue 13).
+  const res = await executePrepared<FactsRow>(
+    tx,
+    sql`
     select ${suspensionReasonSql(q.orgId)} as suspension_reason,
       p.id as project_id,
       r.code as region_code, r.active as region_active, r.jurisdiction,
@@ -80,7 +84,8 @@ export async function readLaunchFacts(
     left join projects p on p.org_id = ${q.orgId} and ${projectMatch}
     left join regions r on r.code = ${q.regionCode}
     left join (instance_types t join gpu_models m on m.id = t.gpu_model_id) on t.id = ${q.instanceTypeId}
-    left join images img on img.id = ${q.imageId}`);
+    left join images img on img.id = ${q.imageId}`,
+  );
   const f = res.rows[0];
   if (!f) throw new Error("launch facts returned no row");
   return {

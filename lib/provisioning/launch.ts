@@ -1,8 +1,8 @@
 import "server-only";
-import { randomInt } from "node:crypto";
+import { randomInt, randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { requireOrgAccessOrSystem, roleAtLeast } from "@/lib/access";
-import { writeAudit } from "@/lib/audit";
+import { auditInsertSql } from "@/lib/audit";
 import { checkAutoShutdown, pickPolicy, resolvePolicy } from "@/lib/autoshutdown";
 import { assertBudgetAllowsLaunch } from "@/lib/budgets";
 import {
@@ -22,7 +22,7 @@ import { why } from "./event-reasons";
 import { LAUNCH_FIELD_MESSAGES } from "./field-messages";
 import { acceleratorOfVendor } from "./images";
 import { readLaunchFacts } from "./launch-facts";
-import { recordLaunched } from "./lifecycle";
+import { insertLaunched } from "./lifecycle";
 import { currentPrice, type PricingModelDb } from "./offerings";
 import { preemptForPriority } from "./preempt";
 import { reservationRoom, reservedTermWithRoom } from "./reservations";
@@ -158,11 +158,19 @@ export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<L
     // Budget caps (block_launches / stop_instances at 100 %) refuse new work before anything is written.
     if (facts.budgetCapped) await assertBudgetAllowsLaunch(tx, org.id, projectId, now);
 
-    // Written straight in "queued" with both events (recordLaunched checks the transition table): one insert
-    // for the row, one for its events and webhook deliveries, one for the audit row.
-    const [row] = await tx
-      .insert(instances)
-      .values({
+    // Written straight in "queued" with both events, their webhook deliveries and the audit row in one
+    // statement (insertLaunched checks the transition table). Quota last, so the section serialized per
+    // org × GPU model × region is one read and the commit: the lock is taken by that same statement (one
+    // round trip less), the new row is already written (invisible to others until commit), and every launch
+    // that took the lock before this one has committed, so the count below (a later statement, a later
+    // snapshot) sees all of them and this one.
+    const quotaKey = { orgId: org.id, gpuModelId: offering.gpuModelId, regionCode: region.code };
+    const id = randomUUID();
+    const row = await insertLaunched(
+      tx,
+      c,
+      {
+        id,
         orgId: org.id,
         projectId,
         createdBy: c.actor.kind === "user" ? c.actor.userId : null,
@@ -191,23 +199,21 @@ export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<L
         createdAt: now,
         queuedAt: now,
         updatedAt: now,
-      })
-      .returning();
-    if (!row) throw new Error("instance insert returned nothing");
-    await writeAudit(tx, c.actor, {
-      orgId: org.id,
-      action: "instance.launched",
-      targetType: "instance",
-      targetId: row.id,
-      data: { name: row.name, instanceType: row.instanceTypeId, region: row.regionCode, pricingModel },
-      at: now,
-    });
-    // Quota last, so the section serialized per org × GPU model × region is one read and the commit: the
-    // lock is taken by the statement that writes the events (one round trip less), the new row is already
-    // written (invisible to others until commit), and every launch that took the lock before this one has
-    // committed, so the count below (a later statement, a later snapshot) sees all of them and this one.
-    const quotaKey = { orgId: org.id, gpuModelId: offering.gpuModelId, regionCode: region.code };
-    await recordLaunched(tx, c, row, why("launch_requested"), why("accepted"), quotaLockSql(quotaKey));
+      },
+      why("launch_requested"),
+      why("accepted"),
+      {
+        alsoWrite: auditInsertSql(c.actor, {
+          orgId: org.id,
+          action: "instance.launched",
+          targetType: "instance",
+          targetId: id,
+          data: { name: spec.name, instanceType: offering.instanceTypeId, region: region.code, pricingModel },
+          at: now,
+        }),
+        andThen: quotaLockSql(quotaKey),
+      },
+    );
     if (pricingModel !== "on_demand" && pricingModel !== "spot") {
       const room = await reservationRoom(tx, {
         orgId: org.id,

@@ -2,10 +2,13 @@ import "server-only";
 import { type SQL, sql } from "drizzle-orm";
 import { type Actor, type Ctx, InvalidStateError, nowOf } from "@/lib/core";
 import type { Executor } from "@/lib/db/client";
+import { preparedName } from "@/lib/db/prepared";
+import { instances } from "@/lib/db/schema";
 import { instanceTransitionFanOut } from "@/lib/notify";
 import { type EventReason, reasonColumns } from "./event-reasons";
 import { pgArray, uuidArray } from "./sql";
 import { canTransition, holdsCapacity, type InstanceState } from "./states";
+import type { Instance } from "./types";
 
 /** Columns a transition may set together with the state. Absent = unchanged; null = cleared. */
 export type TransitionPatch = {
@@ -194,29 +197,49 @@ export async function applyTransition(
 }
 
 /**
- * A launch accepted at once: its first two events (created in "requested", then requested → queued) in one
- * insert, with the transition's webhook deliveries, for a row the caller inserted already in "queued". The
- * transition table is still the judge: the same check applyTransitions makes.
+ * A launch accepted at once, as one statement: the row (inserted already in "queued"), its first two events
+ * (created in "requested", then requested → queued) with the transition's webhook deliveries, `alsoWrite`
+ * (launch's audit row) and `andThen`, an expression the statement evaluates too (launch's quota lock). The
+ * transition table is still the judge: the same check applyTransitions makes. The id is the caller's, so
+ * the events can name the row the same statement writes; the webhook fan-out reads its name from the
+ * inserted row (the table does not show it to the statement that writes it).
  */
-export async function recordLaunched(
+export async function insertLaunched(
   exec: Executor,
   ctx: Pick<Ctx, "actor" | "now">,
-  instance: { id: string; orgId: string },
+  values: typeof instances.$inferInsert & { id: string },
   created: string | EventReason,
   accepted: string | EventReason,
-  /** An expression evaluated by the same statement once the rows are written (launch's quota lock). */
-  andThen?: SQL,
-): Promise<void> {
-  assertLegal({ id: instance.id, orgId: instance.orgId, from: "requested", to: "queued", reason: accepted });
+  also: { alsoWrite?: SQL; andThen?: SQL } = {},
+): Promise<Instance> {
+  assertLegal({ id: values.id, orgId: values.orgId, from: "requested", to: "queued", reason: accepted });
+  if (values.state !== "queued") throw new Error("insertLaunched writes an instance in queued");
   const at = nowOf(ctx).toISOString();
   const events = [
     { from_state: null, to_state: "requested", ...reasonColumns(created) },
     { from_state: "requested", to_state: "queued", ...reasonColumns(accepted) },
-  ].map((e) => ({ ...e, org_id: instance.orgId, instance_id: instance.id, at }));
-  await exec.execute(sql`
-    with written as (${insertEvents(ctx.actor, events)}),
-    fanned as (${instanceTransitionFanOut(sql`(select * from written where from_state is not null)`)})
-    select ${andThen ?? sql`null`}`);
+  ].map((e) => ({ ...e, org_id: values.orgId, instance_id: values.id, at }));
+  const ins = exec.$with("ins").as(exec.insert(instances).values(values).returning());
+  const written = exec.$with("written", {}).as(insertEvents(ctx.actor, events));
+  const fanned = exec
+    .$with("fanned", {})
+    .as(
+      instanceTransitionFanOut(
+        sql`(select * from written where from_state is not null)`,
+        sql`(select id, name from ins)`,
+      ),
+    );
+  const alsoWritten = exec.$with("also_written", {}).as(also.alsoWrite ?? sql`select`);
+  const statement = exec
+    .with(ins, written, fanned, ...(also.alsoWrite ? [alsoWritten] : []))
+    .select()
+    .from(ins)
+    .where(also.andThen ? sql`(select 1 from (select ${also.andThen}) as then_done) = 1` : undefined);
+  // Prepared (one parse per connection; launch runs it on every call): the text depends only on which
+  // optional parts are there, the values are parameters.
+  const [row] = await statement.prepare(preparedName(statement.toSQL().sql)).execute();
+  if (!row) throw new Error("instance insert returned nothing");
+  return row;
 }
 
 /**

@@ -2,6 +2,7 @@ import "server-only";
 import { type SQL, sql } from "drizzle-orm";
 import { ForbiddenError, QuotaExceededError } from "@/lib/core";
 import type { Executor, Tx } from "@/lib/db/client";
+import { executePrepared } from "@/lib/db/prepared";
 import { poolOf } from "./gate";
 import { cohortOf, effectiveLevels, levelsJoin } from "./levels";
 import { HELD_STATES } from "./state";
@@ -138,7 +139,8 @@ type AdmissionStanding = {
  * cohort (borrowing exists only there), its footprint, the project's share with its use, and its policy.
  */
 async function admissionStanding(tx: Tx, k: QuotaKey & { projectId: string }): Promise<AdmissionStanding> {
-  const res = await tx.execute<{
+  // Prepared: launch runs it on every call, and its planning took longer than running it (issue 13).
+  const res = await executePrepared<{
     nominal: number;
     borrowing: number;
     in_cohort: boolean;
@@ -146,7 +148,9 @@ async function admissionStanding(tx: Tx, k: QuotaKey & { projectId: string }): P
     share: number | null;
     share_used: number;
     preempt: boolean;
-  }>(sql`
+  }>(
+    tx,
+    sql`
     select l.nominal, l.borrowing,
       exists (select 1 from cohort_members c where c.org_id = o.id) as in_cohort,
       (select coalesce(sum(i.gpu_count * i.slices_per_gpu), 0) from instances i
@@ -162,7 +166,8 @@ async function admissionStanding(tx: Tx, k: QuotaKey & { projectId: string }): P
     cross join (select ${k.gpuModelId}::text as model) m
     ${levelsJoin(k.regionCode)}
     left join project_quotas p on p.project_id = ${k.projectId} and p.gpu_model_id = m.model
-      and p.region_code = ${k.regionCode}`);
+      and p.region_code = ${k.regionCode}`,
+  );
   const r = res.rows[0];
   if (!r) throw new Error("no quota level resolved");
   return {

@@ -1,8 +1,16 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ForbiddenError, NotFoundError, QuotaExceededError, ValidationError } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
-import { budgets, instanceEvents, instances, organizations, quotas, reservations } from "@/lib/db/schema";
+import {
+  auditLog,
+  budgets,
+  instanceEvents,
+  instances,
+  organizations,
+  quotas,
+  reservations,
+} from "@/lib/db/schema";
 import { DEFAULT_QUOTA_GPUS, launch } from "@/lib/provisioning";
 import { newFleet, newOrg, notebookSpec, type TestFleet } from "./fixtures";
 
@@ -34,6 +42,20 @@ describe("launch", () => {
       [null, "requested", "user", o.user.id],
       ["requested", "queued", "user", o.user.id],
     ]);
+    // The audit row is written by the same statement as the row and its events (one round trip).
+    const audit = await getDb()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.orgId, o.org.id), eq(auditLog.targetId, instance.id)));
+    expect(
+      audit.map((a) => [a.action, a.actorKind, a.actorUserId, a.targetType, a.at.toISOString()]),
+    ).toEqual([["instance.launched", "user", o.user.id, "instance", o.clock.now().toISOString()]]);
+    expect(audit[0]?.data).toEqual({
+      name: "first",
+      instanceType: instance.instanceTypeId,
+      region: fleet.region,
+      pricingModel: "on_demand",
+    });
   });
 
   it.each([
