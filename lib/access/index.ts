@@ -6,9 +6,12 @@
 export type { Actor, Ctx, SystemActor, UserActor } from "@/lib/core";
 export { POLICY_ACTOR } from "./actors";
 export {
+  judgeOrgAccess,
   listMyOrganizations,
   type OrgAccess,
+  type OrgAccessRow,
   type OrgSummary,
+  orgAccessSql,
   requireOperator,
   requireOrgAccess,
   requireOrgAccessOrSystem,

@@ -52,7 +52,7 @@ export function pickPolicy(
 }
 
 /** Whether the organization has any policy, as a boolean subquery (none: the built-in policy applies). */
-export function hasPoliciesSql(orgId: string): SQL {
+export function hasPoliciesSql(orgId: string | SQL): SQL {
   return sql`exists (select 1 from auto_shutdown_policies where org_id = ${orgId})`;
 }
 

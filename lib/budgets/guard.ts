@@ -14,7 +14,7 @@ const CAPPING = ["block_launches", "stop_instances"] as const;
  * its other facts and calls assertBudgetAllowsLaunch (which computes spend) only when one does. A service's
  * budget is not among them: it caps that service's replicas only (assertServiceBudgetAllowsReplica).
  */
-export function launchCapExistsSql(orgId: string, projectId: SQL): SQL {
+export function launchCapExistsSql(orgId: string | SQL, projectId: SQL): SQL {
   return sql`exists (select 1 from budgets b where b.org_id = ${orgId}
     and b.action_at_100 in ${sql.raw(`('${CAPPING.join("','")}')`)}
     and b.service_id is null and (b.project_id is null or b.project_id = ${projectId}))`;

@@ -1,6 +1,6 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import type { SQL } from "drizzle-orm";
+import { type Column, getTableColumns, getTableName, type SQL, type Table } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type { Executor } from "./client";
 
@@ -29,4 +29,35 @@ export async function executePrepared<T extends Record<string, unknown>>(
     values: unknown;
   }>(q, undefined, preparedName(q.sql), false);
   return prepared.execute();
+}
+
+/**
+ * `values` (a drizzle insert object of `table`) as one JSON object keyed by column name, for an insert that
+ * takes the whole row as a single parameter (`jsonb_populate_record`): building a statement with one
+ * parameter per column through the query builder cost more than running it (issue 13, launch). Absent keys
+ * are left out, so their column defaults apply; Dates become ISO strings; jsonb values stay JSON.
+ */
+export function jsonRecordOf<T extends Table>(
+  table: T,
+  values: Record<string, unknown>,
+): Record<string, unknown> {
+  const columns = getTableColumns(table) as Record<string, Column>;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(values)) {
+    const column = columns[key];
+    if (!column) throw new Error(`${key} is not a column of ${getTableName(table)}`);
+    if (value === undefined) continue;
+    out[column.name] = value instanceof Date ? value.toISOString() : value;
+  }
+  return out;
+}
+
+/** A raw row of `table` (as `returning *` gives it, column names) decoded the way drizzle's own reads are. */
+export function rowFromDriver<T extends Table>(table: T, raw: Record<string, unknown>): T["$inferSelect"] {
+  const out: Record<string, unknown> = {};
+  for (const [key, column] of Object.entries(getTableColumns(table) as Record<string, Column>)) {
+    const value = raw[column.name];
+    out[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return out as T["$inferSelect"];
 }

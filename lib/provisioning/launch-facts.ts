@@ -1,5 +1,6 @@
 import "server-only";
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
+import type { OrgAccessRow } from "@/lib/access";
 import { hasPoliciesSql } from "@/lib/autoshutdown";
 import { launchCapExistsSql } from "@/lib/budgets";
 import type { Tx } from "@/lib/db/client";
@@ -18,6 +19,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Everything launch checks before it writes, as read by one statement (null = not there). */
 export type LaunchFacts = {
+  /** The gate's read (lib/access orgAccessSql), judged by the caller; undefined: no such organization for this actor. */
+  access: OrgAccessRow | undefined;
   suspensionReason: string | null;
   projectId: string | null;
   region: { code: string; active: boolean; jurisdiction: string } | null;
@@ -31,30 +34,44 @@ export type LaunchFacts = {
   budgetCapped: boolean;
 };
 
-type FactsRow = OfferingRow & {
-  suspension_reason: string | null;
-  project_id: string | null;
-  region_code: string | null;
-  region_active: boolean | null;
-  jurisdiction: string | null;
-  image_name: string | null;
-  image_active: boolean | null;
-  image_kinds: string[] | null;
-  image_accelerator: string | null;
-  price: string | null;
-  has_policies: boolean;
-  budget_capped: boolean;
+const NOTHING: Omit<LaunchFacts, "access"> = {
+  suspensionReason: null,
+  projectId: null,
+  region: null,
+  offering: null,
+  image: null,
+  price: null,
+  hasPolicies: false,
+  budgetCapped: false,
 };
 
+type FactsRow = OfferingRow &
+  OrgAccessRow & {
+    suspension_reason: string | null;
+    project_id: string | null;
+    region_code: string | null;
+    region_active: boolean | null;
+    jurisdiction: string | null;
+    image_name: string | null;
+    image_active: boolean | null;
+    image_kinds: string[] | null;
+    image_accelerator: string | null;
+    price: string | null;
+    has_policies: boolean;
+    budget_capped: boolean;
+  };
+
 /**
- * The project (by id or slug, in this organization), region, offering, image, current price, suspension,
- * policy and budget-cap facts of a launch in one round trip: launch used to read them one statement each,
- * and round trips were most of its cost.
+ * The organization as the access gate reads it, and the project (by id or slug, in that organization),
+ * region, offering, image, current price, suspension, policy and budget-cap facts of a launch in one round
+ * trip: launch used to read them one statement each, and round trips were most of its cost. No row for the
+ * gate (the slug names nothing this actor belongs to) → only `access` is undefined; nothing else was read.
  */
 export async function readLaunchFacts(
   tx: Tx,
   q: {
-    orgId: string;
+    /** lib/access orgAccessSql for the organization. */
+    access: SQL;
     project: string;
     regionCode: string;
     instanceTypeId: string;
@@ -71,24 +88,31 @@ export async function readLaunchFacts(
   const res = await executePrepared<FactsRow>(
     tx,
     sql`
-    select ${suspensionReasonSql(q.orgId)} as suspension_reason,
+    select a.*, ${suspensionReasonSql(sql`a.org_id`)} as suspension_reason,
       p.id as project_id,
       r.code as region_code, r.active as region_active, r.jurisdiction,
       ${OFFERING_COLUMNS},
       img.name as image_name, img.active as image_active, img.kinds as image_kinds,
       img.accelerator as image_accelerator,
       ${price}::text as price,
-      ${hasPoliciesSql(q.orgId)} as has_policies,
-      ${launchCapExistsSql(q.orgId, sql`p.id`)} as budget_capped
-    from (select 1) as one
-    left join projects p on p.org_id = ${q.orgId} and ${projectMatch}
+      ${hasPoliciesSql(sql`a.org_id`)} as has_policies,
+      ${launchCapExistsSql(sql`a.org_id`, sql`p.id`)} as budget_capped
+    from (${q.access} limit 1) as a
+    left join projects p on p.org_id = a.org_id and ${projectMatch}
     left join regions r on r.code = ${q.regionCode}
     left join (instance_types t join gpu_models m on m.id = t.gpu_model_id) on t.id = ${q.instanceTypeId}
     left join images img on img.id = ${q.imageId}`,
   );
   const f = res.rows[0];
-  if (!f) throw new Error("launch facts returned no row");
+  if (!f) return { ...NOTHING, access: undefined };
   return {
+    access: {
+      org_id: f.org_id,
+      org_slug: f.org_slug,
+      org_name: f.org_name,
+      org_allowed_jurisdictions: f.org_allowed_jurisdictions,
+      org_role: f.org_role,
+    },
     suspensionReason: f.suspension_reason,
     projectId: f.project_id,
     region:

@@ -1,7 +1,7 @@
 import "server-only";
 import { randomInt, randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { requireOrgAccessOrSystem, roleAtLeast } from "@/lib/access";
+import { judgeOrgAccess, orgAccessSql, requireOrgAccessOrSystem, roleAtLeast } from "@/lib/access";
 import { auditInsertSql } from "@/lib/audit";
 import { checkAutoShutdown, pickPolicy, resolvePolicy } from "@/lib/autoshutdown";
 import { assertBudgetAllowsLaunch } from "@/lib/budgets";
@@ -58,12 +58,20 @@ export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<L
   return inReadCommittedTx(ctx, async (c) => {
     const { tx } = c;
     const now = nowOf(ctx);
-    // Authorize before validating: a viewer's (or a stranger's) bad body is a 403/404, not a field list.
-    const { org, role } = await requireOrgAccessOrSystem(c, orgSlug, "member");
-    const spec = parseInput(launchSpecSchema, raw);
-    // One read for every fact below (round trips were most of launch's cost); checked in the order they were.
+    let spec: LaunchSpec;
+    try {
+      spec = parseInput(launchSpecSchema, raw);
+    } catch (invalidBody) {
+      // Authorize before validating: a viewer's (or a stranger's) bad body is a 403/404, not a field list.
+      await requireOrgAccessOrSystem(c, orgSlug, "member");
+      throw invalidBody;
+    }
+    // One read for the access gate and every fact below (round trips were most of launch's cost), judged in
+    // the order they were checked one statement each.
+    const access = orgAccessSql(c, orgSlug);
+    if (!access) throw new NotFoundError("Organization");
     const facts = await readLaunchFacts(tx, {
-      orgId: org.id,
+      access,
       project: spec.project,
       regionCode: spec.region,
       instanceTypeId: spec.instanceType,
@@ -71,6 +79,7 @@ export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<L
       pricingModel: spec.pricingModel === "reserved" ? null : spec.pricingModel,
       now,
     });
+    const { org, role } = judgeOrgAccess(c, facts.access, "member");
     refuseIfSuspended(facts.suspensionReason);
 
     if (spec.idempotencyKey) {

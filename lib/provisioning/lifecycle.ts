@@ -2,7 +2,7 @@ import "server-only";
 import { type SQL, sql } from "drizzle-orm";
 import { type Actor, type Ctx, InvalidStateError, nowOf } from "@/lib/core";
 import type { Executor } from "@/lib/db/client";
-import { preparedName } from "@/lib/db/prepared";
+import { executePrepared, jsonRecordOf, rowFromDriver } from "@/lib/db/prepared";
 import { instances } from "@/lib/db/schema";
 import { instanceTransitionFanOut } from "@/lib/notify";
 import { type EventReason, reasonColumns } from "./event-reasons";
@@ -219,25 +219,28 @@ export async function insertLaunched(
     { from_state: null, to_state: "requested", ...reasonColumns(created) },
     { from_state: "requested", to_state: "queued", ...reasonColumns(accepted) },
   ].map((e) => ({ ...e, org_id: values.orgId, instance_id: values.id, at }));
-  const ins = exec.$with("ins").as(exec.insert(instances).values(values).returning());
-  const written = exec.$with("written", {}).as(insertEvents(ctx.actor, events));
-  const fanned = exec
-    .$with("fanned", {})
-    .as(
-      instanceTransitionFanOut(
-        sql`(select * from written where from_state is not null)`,
-        sql`(select id, name from ins)`,
-      ),
-    );
-  const alsoWritten = exec.$with("also_written", {}).as(also.alsoWrite ?? sql`select`);
-  const statement = exec
-    .with(ins, written, fanned, ...(also.alsoWrite ? [alsoWritten] : []))
-    .select()
-    .from(ins)
-    .where(also.andThen ? sql`(select 1 from (select ${also.andThen}) as then_done) = 1` : undefined);
-  // Prepared (one parse per connection; launch runs it on every call): the text depends only on which
-  // optional parts are there, the values are parameters.
-  const [row] = await statement.prepare(preparedName(statement.toSQL().sql)).execute();
+  // The row is one jsonb parameter (jsonb_populate_record): building a 40-parameter insert through the query
+  // builder cost more than running it. The column list follows the keys given, so the others get defaults.
+  const record = jsonRecordOf(instances, values);
+  const columns = sql.raw(Object.keys(record).sort().join(", "));
+  const res = await executePrepared<Record<string, unknown>>(
+    exec,
+    sql`
+    with ins as (
+      insert into instances (${columns})
+      select ${columns} from jsonb_populate_record(null::instances, ${JSON.stringify(record)}::jsonb)
+      returning *),
+    written as (${insertEvents(ctx.actor, events)}),
+    fanned as (${instanceTransitionFanOut(
+      sql`(select * from written where from_state is not null)`,
+      sql`(select id, name from ins)`,
+    )})
+    ${also.alsoWrite ? sql`, also_written as (${also.alsoWrite})` : sql``}
+    select * from ins
+    ${also.andThen ? sql`where (select 1 from (select ${also.andThen}) as then_done) = 1` : sql``}`,
+  );
+  const raw = res.rows[0];
+  const row = raw && rowFromDriver(instances, raw);
   if (!row) throw new Error("instance insert returned nothing");
   return row;
 }

@@ -103,7 +103,7 @@ export async function quotaStanding(exec: Executor, k: QuotaKey): Promise<QuotaS
  * The organization's suspension reason (null when not suspended) as a scalar subquery, for a caller that
  * resolves several facts in one statement (launch); refuseIfSuspended turns what it read into the refusal.
  */
-export function suspensionReasonSql(orgId: string): SQL {
+export function suspensionReasonSql(orgId: string | SQL): SQL {
   return sql`(select reason from org_suspensions where org_id = ${orgId})`;
 }
 

@@ -42,6 +42,9 @@ describe("launch", () => {
       [null, "requested", "user", o.user.id],
       ["requested", "queued", "user", o.user.id],
     ]);
+    // The row launch returns is the stored row, decoded as drizzle reads it (the insert is raw SQL).
+    const [stored] = await getDb().select().from(instances).where(eq(instances.id, instance.id));
+    expect(instance).toEqual(stored);
     // The audit row is written by the same statement as the row and its events (one round trip).
     const audit = await getDb()
       .select()
@@ -56,6 +59,35 @@ describe("launch", () => {
       region: fleet.region,
       pricingModel: "on_demand",
     });
+  });
+
+  it("returns a container's command, args, env, port and limits as stored", async () => {
+    const o = await newOrg();
+    const { instance } = await launch(o.ctx, o.slug, {
+      ...notebookSpec(fleet.region, { name: "ctr" }),
+      kind: "container",
+      image: "pytorch-2.5-cuda12.4",
+      command: "python -m serve",
+      args: ["--port", "8000", 'it\'s "quoted"'],
+      env: { MODE: "prod", EMPTY: "" },
+      exposedPort: 8000,
+      maxRuntimeMinutes: 90,
+      diskGib: 120,
+    });
+    const [stored] = await getDb().select().from(instances).where(eq(instances.id, instance.id));
+    expect(instance).toEqual(stored);
+    expect([instance.command, instance.args, instance.env]).toEqual([
+      "python -m serve",
+      ["--port", "8000", 'it\'s "quoted"'],
+      { MODE: "prod", EMPTY: "" },
+    ]);
+    expect([instance.exposedPort, instance.maxRuntimeMinutes, instance.diskGib, instance.workload]).toEqual([
+      8000,
+      90,
+      120,
+      "inference",
+    ]);
+    expect(instance.createdAt).toBeInstanceOf(Date);
   });
 
   it.each([
