@@ -33,6 +33,7 @@ async function loadBenchmarks(): Promise<Benchmark[]> {
 }
 
 async function measure(v: Variant, runs: number, warmup: number) {
+  await v.before?.();
   for (let i = 0; i < warmup; i++) {
     await v.run();
     await v.after?.();

@@ -21,26 +21,54 @@ export function filterTerms(f: CatalogFilters): OfferingTerms {
   return { type, region };
 }
 
-/** An offering's availability from `cap`; (select …) runs once (an init plan), so no row carries the object. */
-const availableSql = sql`coalesce(((select cap.m from cap) ->> (cur.region_code || '/' || t.capacity_key))::int, 0)`;
+/**
+ * What a sort metric needs per offering: facts of its instance type and of its region (computed once per type
+ * and region, then looked up by each offering as `lk.tf` = [capacity key, ...type] and `lk.rf` = [...region]),
+ * and its sort columns over them. Each fact is cast back to the type it has in t or r, so sort values, and
+ * therefore the order, are exactly those of the joined columns.
+ */
+type SortSpec = { type: SQL[]; region: SQL[]; columns: SQL };
+const tf = (i: number, type: string) => sql.raw(`(lk.tf ->> ${i})::${type}`);
+const rf = (i: number, type: string) => sql.raw(`(lk.rf ->> ${i})::${type}`);
 
-/** Sort columns of `keys` (sort1, and sort2 where a metric needs two) from t, r and the chosen price. */
-function sortColumns(metric: SortMetric): SQL {
-  const exprs: Record<SortMetric, SQL> = {
-    price: sql`cur.price`,
-    per_gpu: sql`cur.price / t.gpu_share`,
-    per_tflop: sql`cur.price / nullif(t.gpu_share * t.bf16_tflops, 0)`,
-    // Bigger instances of a model after smaller ones; MIG slices (a fraction of a GPU) first.
-    gpu: sql`t.gpu_model_name, t.gpu_share`,
-    memory: sql`t.gpu_memory_gib`,
-    region: sql`r.region_name`,
-    available: availableSql,
-    energy: sql`t.gpu_kw * r.pue`,
-    co2: sql`t.gpu_kw * r.pue * r.grid_gco2_per_kwh`,
-  };
-  return metric === "gpu"
-    ? sql`t.gpu_model_name as sort1, t.gpu_share as sort2`
-    : sql`${exprs[metric]} as sort1`;
+/** An offering's availability from `cap`; (select …) runs once (an init plan), so no row carries the object. */
+const availableSql = sql`coalesce(((select cap.m from cap) ->> (lk.region_code || '/' || ${tf(0, "text")}))::int, 0)`;
+
+function sortSpec(metric: SortMetric): SortSpec {
+  const one = (columns: SQL, type: SQL[] = [], region: SQL[] = []) => ({
+    type,
+    region,
+    columns: sql`${columns} as sort1`,
+  });
+  switch (metric) {
+    case "price":
+      return one(sql`lk.price`);
+    case "per_gpu":
+      return one(sql`lk.price / ${tf(1, "numeric")}`, [sql`t.gpu_share`]);
+    case "per_tflop":
+      return one(sql`lk.price / ${tf(1, "float8")}`, [sql`nullif(t.gpu_share * t.bf16_tflops, 0)`]);
+    case "gpu":
+      // Bigger instances of a model after smaller ones; MIG slices (a fraction of a GPU) first.
+      return {
+        type: [sql`t.gpu_model_name`, sql`t.gpu_share`],
+        region: [],
+        columns: sql`${tf(1, "text")} as sort1, ${tf(2, "numeric")} as sort2`,
+      };
+    case "memory":
+      return one(tf(1, "int"), [sql`t.gpu_memory_gib`]);
+    case "region":
+      return one(rf(0, "text"), [], [sql`r.region_name`]);
+    case "available":
+      return one(availableSql);
+    case "energy":
+      return one(sql`${tf(1, "numeric")} * ${rf(0, "real")}`, [sql`t.gpu_kw`], [sql`r.pue`]);
+    case "co2":
+      return one(
+        sql`${tf(1, "numeric")} * ${rf(0, "real")} * ${rf(1, "real")}`,
+        [sql`t.gpu_kw`],
+        [sql`r.pue`, sql`r.grid_gco2_per_kwh`],
+      );
+  }
 }
 
 /** ORDER BY over a relation with keys' columns; ties broken by price, then stable keys (pages never overlap). */
@@ -64,6 +92,13 @@ const where = (terms: SQL[], always: SQL) => sql`where ${sql.join([always, ...te
  * pricing model's price. Everything per instance type (`t`) or per region (`r`) is computed once for the few
  * hundred types and regions, not per offering.
  *
+ * No offering is joined to t or r: each looks up its type's and region's facts (`facts`: one jsonb object per
+ * relation, keyed by id, holding the capacity key and what the sort needs) and is dropped when either is
+ * missing (filtered out). The plan is then one scan and aggregate of the prices in force, whatever the
+ * statistics say: on a freshly loaded (never analyzed) catalog, the prices in force were estimated at one row
+ * (pricing-model equality and the time range at default selectivity) and every offering was joined to t by
+ * a nested loop over it — 60–130 ms where the analyzed plan took ~10 (issue 13).
+ *
  * Availability comes from node_capacity (one row per node, kept by triggers: drizzle 0019), summed per
  * capacity key into one jsonb object that each offering looks up by its key: a lookup, not a join, so no row
  * estimate can turn it into a nested loop over every offering (multi-column joins here were estimated at one
@@ -79,6 +114,7 @@ function offeringsWith(
   capacity: CapacitySource,
 ): SQL {
   const nodeCapacity = capacityFrom(capacity);
+  const spec = sortSpec(splitSort(f.sort).metric);
   const share = sql`case when it.mig_profile is null then it.gpu_count::numeric else mp.slices / 7.0 end`;
   return sql`
   with t as materialized (
@@ -131,14 +167,22 @@ function offeringsWith(
       and (p.effective_to is null or p.effective_to > ${at})
     group by p.instance_type_id, p.region_code
   ),
+  facts as materialized (
+    select
+      (select jsonb_object_agg(t.instance_type_id, jsonb_build_array(${sql.join([sql`t.capacity_key`, ...spec.type], sql`, `)}))
+        from t) as types,
+      (select jsonb_object_agg(r.region_code, jsonb_build_array(${sql.join(spec.region, sql`, `)})) from r) as regions
+  ),
   keys as (
-    select cur.instance_type_id, cur.region_code, cur.price,
-      ${availableSql} as available,
-      ${sortColumns(splitSort(f.sort).metric)}
-    from cur
-    join t on t.instance_type_id = cur.instance_type_id
-    join r on r.region_code = cur.region_code
-    ${f.maxPrice !== undefined ? sql`where cur.price <= ${f.maxPrice}` : sql``}
+    select lk.instance_type_id, lk.region_code, lk.price, ${availableSql} as available, ${spec.columns}
+    from (
+      select cur.instance_type_id, cur.region_code, cur.price,
+        (select types from facts) -> cur.instance_type_id as tf, (select regions from facts) -> cur.region_code as rf
+      from cur
+      ${f.maxPrice !== undefined ? sql`where cur.price <= ${f.maxPrice}` : sql``}
+      offset 0
+    ) lk
+    where lk.tf is not null and lk.rf is not null
   )`;
 }
 

@@ -3,6 +3,8 @@ export type Variant = {
   name: string;
   run: () => Promise<unknown>;
   after?: () => Promise<unknown>;
+  /** Untimed, once before this variant's warm-up: a step between phases of one benchmark (e.g. ANALYZE). */
+  before?: () => Promise<unknown>;
   /** At most this many timed runs (and one warm-up): for a slow baseline measured beside fast variants. */
   runs?: number;
   /** Name of the variant this one is divided by in its own ratio line (next to the benchmark's baseline). */
