@@ -34,6 +34,7 @@ export async function listOfferings(
   return readOfferingPage(readDb(ctx), filters, allowed, {
     page: offeringsPageQuery(at, allowed, filters),
     count: () => offeringsCountQuery(at, allowed, filters),
+    prepared: true,
   });
 }
 
