@@ -12,7 +12,11 @@ type Got = { headers: http.IncomingHttpHeaders; body: string };
 let server: http.Server;
 let port = 0;
 const got: Got[] = [];
-let answers: number[] = [];
+/**
+ * Deliveries (by webhook-id) the receiver answers 500 to, once each: keyed by id, since the endpoint also
+ * gets the demo organization's budget-threshold events, which must not take the failure meant for a resend.
+ */
+const failOnce = new Set<string>();
 
 test.beforeAll(async () => {
   server = http.createServer((req, res) => {
@@ -22,7 +26,8 @@ test.beforeAll(async () => {
     });
     req.on("end", () => {
       got.push({ headers: req.headers, body });
-      const status = answers.shift() ?? 200;
+      const id = String(req.headers["webhook-id"]);
+      const status = failOnce.delete(id) ? 500 : 200;
       res.writeHead(status).end(status === 200 ? "thanks" : "receiver down");
     });
   });
@@ -91,16 +96,16 @@ test.describe("webhooks as an admin", () => {
     await expect(page.getByRole("status").filter({ hasText: "Test event queued" })).toBeVisible();
     const delivery = page.getByRole("listitem").filter({ hasText: "Test event" }).first();
     await expect(delivery).toContainText("Delivered", { timeout: 30_000 });
-    await expect.poll(() => got.length).toBeGreaterThan(before);
-    const arrived = got[got.length - 1] as Got;
-    expect(JSON.parse(arrived.body)).toMatchObject({ type: "webhook.test" });
+    const isTest = (g: Got) => JSON.parse(g.body).type === "webhook.test";
+    await expect.poll(() => got.slice(before).filter(isTest).length).toBe(1);
+    const arrived = got.slice(before).find(isTest) as Got;
     expect(signedWith(secret, arrived)).toBe(true);
     const id = String(arrived.headers["webhook-id"]);
     await expect(delivery).toContainText(id);
     await expectAccessible(page);
 
     // The receiver fails once: the resend is retried after the backoff and lands, same webhook-id.
-    answers = [500];
+    failOnce.add(id);
     await delivery.getByRole("button", { name: `Resend delivery ${id}` }).click();
     await expect(delivery).toContainText("Delivered", { timeout: 45_000 });
     await expect(delivery).toContainText("Attempts: 3", { timeout: 45_000 });
@@ -109,7 +114,8 @@ test.describe("webhooks as an admin", () => {
     await expect(attempts.getByRole("listitem")).toHaveCount(3);
     await expect(attempts.getByRole("listitem").nth(1)).toContainText("500");
     await expect(attempts.getByRole("listitem").nth(1)).toContainText("receiver down");
-    expect(got.slice(-2).map((g) => g.headers["webhook-id"])).toEqual([id, id]);
+    // The first delivery, the failed resend and its retry arrived under one webhook-id.
+    expect(got.filter((g) => g.headers["webhook-id"] === id)).toHaveLength(3);
 
     await page.getByRole("button", { name: "Pause" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Endpoint paused" })).toBeVisible();

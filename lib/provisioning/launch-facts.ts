@@ -5,7 +5,7 @@ import { hasPoliciesSql } from "@/lib/autoshutdown";
 import { launchCapExistsSql } from "@/lib/budgets";
 import type { Tx } from "@/lib/db/client";
 import { executePrepared } from "@/lib/db/prepared";
-import { suspensionReasonSql } from "@/lib/quotas";
+import { quotaLockOf, suspensionReasonSql } from "@/lib/quotas";
 import {
   currentPriceSql,
   OFFERING_COLUMNS,
@@ -32,6 +32,11 @@ export type LaunchFacts = {
   hasPolicies: boolean;
   /** A budget that may block launches covers the project (then its spend is computed). */
   budgetCapped: boolean;
+  /**
+   * The statement took the quota lock of the organization × GPU model × region (there is a project, a region
+   * and an offering): a later statement's snapshot sees every launch that held it before this one.
+   */
+  quotaLocked: boolean;
 };
 
 const NOTHING: Omit<LaunchFacts, "access"> = {
@@ -43,6 +48,7 @@ const NOTHING: Omit<LaunchFacts, "access"> = {
   price: null,
   hasPolicies: false,
   budgetCapped: false,
+  quotaLocked: false,
 };
 
 type FactsRow = OfferingRow &
@@ -59,6 +65,7 @@ type FactsRow = OfferingRow &
     price: string | null;
     has_policies: boolean;
     budget_capped: boolean;
+    quota_locked: boolean | null;
   };
 
 /**
@@ -96,7 +103,9 @@ export async function readLaunchFacts(
       img.accelerator as image_accelerator,
       ${price}::text as price,
       ${hasPoliciesSql(sql`a.org_id`)} as has_policies,
-      ${launchCapExistsSql(sql`a.org_id`, sql`p.id`)} as budget_capped
+      ${launchCapExistsSql(sql`a.org_id`, sql`p.id`)} as budget_capped,
+      case when r.code is not null and t.id is not null and p.id is not null then (select true from
+        (select ${quotaLockOf(sql`a.org_id`, sql`t.gpu_model_id`, sql`r.code`)}) as l) end as quota_locked
     from (${q.access} limit 1) as a
     left join projects p on p.org_id = a.org_id and ${projectMatch}
     left join regions r on r.code = ${q.regionCode}
@@ -132,5 +141,6 @@ export async function readLaunchFacts(
     price: f.price,
     hasPolicies: f.has_policies,
     budgetCapped: f.budget_capped,
+    quotaLocked: f.quota_locked === true,
   };
 }

@@ -17,7 +17,12 @@ import {
 } from "@/lib/core";
 import { inReadCommittedTx } from "@/lib/db/client";
 import { instances } from "@/lib/db/schema";
-import { assertQuotaAdmits, quotaLockSql, refuseIfSuspended } from "@/lib/quotas";
+import {
+  type AdmissionStandingRow,
+  admissionStandingSql,
+  assertQuotaAdmits,
+  refuseIfSuspended,
+} from "@/lib/quotas";
 import { why } from "./event-reasons";
 import { LAUNCH_FIELD_MESSAGES } from "./field-messages";
 import { acceleratorOfVendor } from "./images";
@@ -135,7 +140,7 @@ export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<L
         pricing: model.replace("_", "-"),
         region: region.code,
       });
-    // Prices do not depend on the quota lock: check them first so the locked section stays short.
+    // The price was read with the facts; nothing is written before every field is checked.
     if (spec.pricingModel !== "reserved" && !facts.price) {
       addError(errors, "instanceType", notOffered(spec.pricingModel));
     }
@@ -143,7 +148,8 @@ export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<L
 
     let pricingModel: PricingModelDb = spec.pricingModel === "reserved" ? "reserved_1y" : spec.pricingModel;
     if (spec.pricingModel === "reserved") {
-      // A first look without the lock, for a clear field error; confirmed under the lock below.
+      // A term with room, for a clear field error (under the quota lock, which the facts statement took);
+      // checked again below with the row written.
       const term = await reservedTermWithRoom(tx, {
         orgId: org.id,
         gpuModelId: offering.gpuModelId,
@@ -167,15 +173,16 @@ export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<L
     // Budget caps (block_launches / stop_instances at 100 %) refuse new work before anything is written.
     if (facts.budgetCapped) await assertBudgetAllowsLaunch(tx, org.id, projectId, now);
 
-    // Written straight in "queued" with both events, their webhook deliveries and the audit row in one
-    // statement (insertLaunched checks the transition table). Quota last, so the section serialized per
-    // org × GPU model × region is one read and the commit: the lock is taken by that same statement (one
-    // round trip less), the new row is already written (invisible to others until commit), and every launch
-    // that took the lock before this one has committed, so the count below (a later statement, a later
-    // snapshot) sees all of them and this one.
+    // The quota lock (org × GPU model × region) was taken by the facts statement, so the statement below —
+    // a later snapshot — sees every launch that held it before this one, committed. It writes the row straight
+    // in "queued" with both events, their webhook deliveries and the audit row (insertLaunched checks the
+    // transition table) and reads the quota standing beside them (without this row: the statement does not
+    // see what it inserts). The section serialized per key runs from the facts statement to the commit: the
+    // checks above (more reads only for reserved, an auto-shutdown policy or a budget cap), this statement.
+    if (!facts.quotaLocked) throw new Error("launch facts did not take the quota lock");
     const quotaKey = { orgId: org.id, gpuModelId: offering.gpuModelId, regionCode: region.code };
     const id = randomUUID();
-    const row = await insertLaunched(
+    const { instance: row, alsoRead: standing } = await insertLaunched(
       tx,
       c,
       {
@@ -220,7 +227,7 @@ export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<L
           data: { name: spec.name, instanceType: offering.instanceTypeId, region: region.code, pricingModel },
           at: now,
         }),
-        andThen: quotaLockSql(quotaKey),
+        alsoRead: admissionStandingSql({ ...quotaKey, projectId }),
       },
     );
     if (pricingModel !== "on_demand" && pricingModel !== "spot") {
@@ -241,7 +248,7 @@ export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<L
       gpuModelName: offering.gpuModelName,
       regionCode: region.code,
       slices,
-      alreadyCounted: true,
+      standing: standing as AdmissionStandingRow,
       priority: row.priority,
       instanceId: row.id,
     });

@@ -199,7 +199,8 @@ export async function applyTransition(
 /**
  * A launch accepted at once, as one statement: the row (inserted already in "queued"), its first two events
  * (created in "requested", then requested → queued) with the transition's webhook deliveries, `alsoWrite`
- * (launch's audit row) and `andThen`, an expression the statement evaluates too (launch's quota lock). The
+ * (launch's audit row), and `alsoRead`, a one-row query returned beside the row as JSON (launch's quota
+ * standing: the statement's snapshot does not show the row it inserts, so that count leaves it out). The
  * transition table is still the judge: the same check applyTransitions makes. The id is the caller's, so
  * the events can name the row the same statement writes; the webhook fan-out reads its name from the
  * inserted row (the table does not show it to the statement that writes it).
@@ -210,8 +211,8 @@ export async function insertLaunched(
   values: typeof instances.$inferInsert & { id: string },
   created: string | EventReason,
   accepted: string | EventReason,
-  also: { alsoWrite?: SQL; andThen?: SQL } = {},
-): Promise<Instance> {
+  also: { alsoWrite?: SQL; alsoRead?: SQL } = {},
+): Promise<{ instance: Instance; alsoRead: unknown }> {
   assertLegal({ id: values.id, orgId: values.orgId, from: "requested", to: "queued", reason: accepted });
   if (values.state !== "queued") throw new Error("insertLaunched writes an instance in queued");
   const at = nowOf(ctx).toISOString();
@@ -236,13 +237,12 @@ export async function insertLaunched(
       sql`(select id, name from ins)`,
     )})
     ${also.alsoWrite ? sql`, also_written as (${also.alsoWrite})` : sql``}
-    select * from ins
-    ${also.andThen ? sql`where (select 1 from (select ${also.andThen}) as then_done) = 1` : sql``}`,
+    select ins.*, ${also.alsoRead ? sql`(select to_jsonb(r) from (${also.alsoRead}) as r)` : sql`null`} as also_read
+    from ins`,
   );
   const raw = res.rows[0];
-  const row = raw && rowFromDriver(instances, raw);
-  if (!row) throw new Error("instance insert returned nothing");
-  return row;
+  if (!raw) throw new Error("instance insert returned nothing");
+  return { instance: rowFromDriver(instances, raw), alsoRead: raw.also_read };
 }
 
 /**

@@ -42,7 +42,16 @@ export async function lockQuota(tx: Tx, k: QuotaKey): Promise<void> {
  * snapshot is taken once the lock is held.
  */
 export function quotaLockSql(k: QuotaKey): SQL {
-  return sql`pg_advisory_xact_lock(hashtext('forja:quota'), hashtext(${`${k.orgId}/${k.gpuModelId}/${k.regionCode}`}))`;
+  return quotaLockOf(sql`${k.orgId}`, sql`${k.gpuModelId}`, sql`${k.regionCode}`);
+}
+
+/**
+ * The same lock keyed by expressions of the statement that takes it (launch takes it in the statement that
+ * reads its facts, from the organization, offering and region it finds): the key is built the same way.
+ */
+export function quotaLockOf(orgId: SQL, gpuModelId: SQL, regionCode: SQL): SQL {
+  return sql`pg_advisory_xact_lock(hashtext('forja:quota'),
+    hashtext(${orgId}::text || '/' || ${gpuModelId}::text || '/' || ${regionCode}::text))`;
 }
 
 export type QuotaStanding = {
@@ -133,24 +142,25 @@ type AdmissionStanding = {
   preempt: boolean;
 };
 
+/** admissionStandingSql's row, as the database returns it (a caller reading it within its own statement too). */
+export type AdmissionStandingRow = {
+  nominal: number;
+  borrowing: number;
+  in_cohort: boolean;
+  footprint: number;
+  share: number | null;
+  share_used: number;
+  preempt: boolean;
+};
+
 /**
  * What admission needs, in one statement (it runs inside the serialized section, so every round trip counts):
  * the organization's levels (its row, else the most specific default, else the built-in), whether it is in a
- * cohort (borrowing exists only there), its footprint, the project's share with its use, and its policy.
+ * cohort (borrowing exists only there), its footprint, the project's share with its use, and its policy. Its
+ * snapshot must be taken once the quota lock is held: a later statement than the one that took it.
  */
-async function admissionStanding(tx: Tx, k: QuotaKey & { projectId: string }): Promise<AdmissionStanding> {
-  // Prepared: launch runs it on every call, and its planning took longer than running it (issue 13).
-  const res = await executePrepared<{
-    nominal: number;
-    borrowing: number;
-    in_cohort: boolean;
-    footprint: number;
-    share: number | null;
-    share_used: number;
-    preempt: boolean;
-  }>(
-    tx,
-    sql`
+export function admissionStandingSql(k: QuotaKey & { projectId: string }): SQL {
+  return sql`
     select l.nominal, l.borrowing,
       exists (select 1 from cohort_members c where c.org_id = o.id) as in_cohort,
       (select coalesce(sum(i.gpu_count * i.slices_per_gpu), 0) from instances i
@@ -165,11 +175,11 @@ async function admissionStanding(tx: Tx, k: QuotaKey & { projectId: string }): P
     join organizations o2 on o2.id = o.id
     cross join (select ${k.gpuModelId}::text as model) m
     ${levelsJoin(k.regionCode)}
-    left join project_quotas p on p.project_id = ${k.projectId} and p.gpu_model_id = m.model
-      and p.region_code = ${k.regionCode}`,
-  );
-  const r = res.rows[0];
-  if (!r) throw new Error("no quota level resolved");
+    left join project_quotas p on p.project_id = ${k.projectId}::uuid and p.gpu_model_id = m.model
+      and p.region_code = ${k.regionCode}`;
+}
+
+function standingOf(r: AdmissionStandingRow): AdmissionStanding {
   return {
     nominal: Number(r.nominal) * SLICES_PER_GPU,
     borrowingLimit: r.in_cohort ? Number(r.borrowing) * SLICES_PER_GPU : 0,
@@ -178,6 +188,14 @@ async function admissionStanding(tx: Tx, k: QuotaKey & { projectId: string }): P
     shareUsed: Number(r.share_used),
     preempt: Boolean(r.preempt),
   };
+}
+
+async function admissionStanding(tx: Tx, k: QuotaKey & { projectId: string }): Promise<AdmissionStanding> {
+  // Prepared: launch and start run it on every call, and its planning took longer than running it (issue 13).
+  const res = await executePrepared<AdmissionStandingRow>(tx, admissionStandingSql(k));
+  const r = res.rows[0];
+  if (!r) throw new Error("no quota level resolved");
+  return standingOf(r);
 }
 
 /** A running instance a higher-priority launch may preempt (the organization's policy), in preemption order. */
@@ -239,7 +257,9 @@ export type Admitted = {
  * request's own row is already written in this transaction (and so in the count). When the organization lets
  * higher-priority work preempt (its policy) and `priority` is given, a request over a level is admitted if
  * preempting its running lower-priority work makes room: `preempt` names it, and the caller gives it notice
- * in the same transaction (preempted_for set, so it leaves the footprint).
+ * in the same transaction (preempted_for set, so it leaves the footprint). `standing`: admissionStandingSql's
+ * row when the caller read it within a statement of its own (then not read here; it must not count the
+ * request's own row: alreadyCounted false).
  */
 export async function assertQuotaAdmits(
   tx: Tx,
@@ -250,9 +270,11 @@ export async function assertQuotaAdmits(
     alreadyCounted?: boolean;
     priority?: number;
     instanceId?: string;
+    standing?: AdmissionStandingRow;
   },
 ): Promise<Admitted> {
-  const s = await admissionStanding(tx, input);
+  if (input.standing && input.alreadyCounted) throw new Error("a standing read with the row counts it twice");
+  const s = input.standing ? standingOf(input.standing) : await admissionStanding(tx, input);
   const own = input.alreadyCounted ? input.slices : 0;
   const limit = s.nominal + s.borrowingLimit;
   const gpus = gpusOfSlices;

@@ -20,7 +20,9 @@ export {
   setQuotaDefault,
 } from "./admin";
 export {
+  type AdmissionStandingRow,
   type Admitted,
+  admissionStandingSql,
   assertNotSuspended,
   assertQuotaAdmits,
   choosePreemptions,
@@ -29,6 +31,7 @@ export {
   lockQuota,
   type QuotaKey,
   type QuotaStanding,
+  quotaLockOf,
   quotaLockSql,
   quotaStanding,
   refuseIfSuspended,
