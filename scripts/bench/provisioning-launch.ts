@@ -37,8 +37,9 @@ async function concurrent(fn: (i: number) => Promise<unknown>): Promise<Concurre
 }
 
 /**
- * launch() (role, project, offering, price, policy, image checks in one read; quota under an advisory lock;
- * the row, its two events, the audit row) against the least a transaction can do: insert one row. With one
+ * launch() (the access gate, project, offering, price, policy and image in one read that also takes the quota
+ * lock; the row, its two events, the audit row and the quota standing in one statement; both prepared) against
+ * the least a transaction can do: insert one row. With one
  * caller; with 50 concurrent callers spread over 50 organizations (what should run in parallel); and with 50
  * on one organization × GPU model × region, which the quota lock serializes on purpose (throughput reported).
  */
