@@ -49,8 +49,9 @@ export type OrgAccessRow = {
 
 /**
  * The gate's read as SQL, for a hot path that reads more in the same statement (launch reads its facts with
- * it): at most one row, OrgAccessRow's columns, and none when the slug names nothing the actor belongs to (a
- * system actor — requireOrgAccessOrSystem's — reads the organization as a member). Null: the slug cannot name
+ * it): at most one row, OrgAccessRow's columns, and none when the slug names nothing the actor belongs to or a
+ * token's organization is another (a system actor — requireOrgAccessOrSystem's — reads the organization as a
+ * member). Null: the slug cannot name
  * an organization (then nothing needs reading). The caller judges the row with judgeOrgAccess.
  */
 export function orgAccessSql(ctx: Ctx, orgSlug: string): SQL | null {
@@ -62,9 +63,12 @@ export function orgAccessSql(ctx: Ctx, orgSlug: string): SQL | null {
   if (ctx.actor.kind !== "user") {
     return sql`select ${columns}, 'member'::text as org_role from organizations o where o.slug = ${orgSlug}`;
   }
+  // A token's organization in the statement too: a statement that reads more with it (the chart) reads nothing
+  // for a token of another organization, not only refuses it after reading.
+  const token = ctx.actor.tokenOrgId;
   return sql`select ${columns}, m.role::text as org_role from organizations o
     join memberships m on m.org_id = o.id and m.user_id = ${ctx.actor.userId}::uuid
-    where o.slug = ${orgSlug}`;
+    where o.slug = ${orgSlug}${token ? sql` and o.id = ${token}::uuid` : sql``}`;
 }
 
 /** The gate's verdict on what orgAccessSql read (undefined: no row). */

@@ -28,6 +28,14 @@ type Row = {
 
 export type LoadedInstance = ProviderInstance & { state: string; lastSampleAt: Date | null };
 
+/** GPU memory of the instance's MIG slice or of the whole board (aliases g: gpu_models, t: instance_types). */
+export const GPU_MEMORY_GIB_SQL = sql`coalesce(
+    (select (p->>'memoryGib')::int from jsonb_array_elements(g.mig_profiles) p
+      where p->>'name' = t.mig_profile limit 1),
+    g.memory_gib)`;
+/** The board's power limit (alias g: gpu_models). */
+export const TDP_WATTS_SQL = sql`coalesce(g.tdp_watts, ${FALLBACK_TDP_WATTS})`;
+
 /**
  * Instances as the provider sees them (GPU memory of the MIG slice or the whole board, power limit), plus the
  * time of the latest stored sample, read newest-first through the (instance, gpu, at) primary key.
@@ -36,11 +44,7 @@ export async function loadProviderInstances(exec: Executor, where: SQL): Promise
   const res = await exec.execute<Row>(sql`
     select i.id, i.org_id, i.name, i.kind, i.workload, i.region_code, i.gpu_model_id, i.gpu_count,
       i.slices_per_gpu, i.pricing_model, i.image_id, i.node_id, i.sim_seed, i.provider_ref, i.state,
-      coalesce(
-        (select (p->>'memoryGib')::int from jsonb_array_elements(g.mig_profiles) p
-          where p->>'name' = t.mig_profile limit 1),
-        g.memory_gib) as gpu_memory_gib,
-      coalesce(g.tdp_watts, ${FALLBACK_TDP_WATTS}) as tdp_watts,
+      ${GPU_MEMORY_GIB_SQL} as gpu_memory_gib, ${TDP_WATTS_SQL} as tdp_watts,
       (extract(epoch from i.started_at) * 1000)::float8 as started_ms,
       (select (extract(epoch from s.at) * 1000)::float8 from metric_samples s
         where s.instance_id = i.id and s.gpu_index = 0 order by s.at desc limit 1) as last_sample_ms

@@ -1,16 +1,44 @@
 import { type SQL, sql } from "drizzle-orm";
+import type { OrgAccessRow } from "@/lib/access";
+import { GPU_MEMORY_GIB_SQL, TDP_WATTS_SQL } from "./provider-instances";
 import type { SourceLevel } from "./ranges";
 import { seconds } from "./sql-util";
+
+/** The gate's row and what the chart needs of the instance (null where the organization has no such instance). */
+export type ChartHeadRow = OrgAccessRow & {
+  gpu_count: number | null;
+  slices_per_gpu: number | null;
+  gpu_memory_gib: number | null;
+  tdp_watts: number | null;
+};
+
+/**
+ * The access check and the instance's chart figures in one round trip: the gate's statement (orgAccessSql) and
+ * the instance of that organization only, so a stranger's or another organization's token's request reads no
+ * row at all (issue 13: the gate's own round trip, then the provider's wide instance read, cost ~2 ms of a
+ * 7-day chart). The caller passes the row through judgeOrgAccess before using anything in it.
+ */
+export function chartHeadQuery(access: SQL, instanceId: string | null): SQL {
+  return sql`with a as (${access} limit 1)
+    select a.*, i.gpu_count, i.slices_per_gpu, i.gpu_memory_gib, i.tdp_watts
+    from a left join lateral (
+      select i.gpu_count, i.slices_per_gpu, ${GPU_MEMORY_GIB_SQL} as gpu_memory_gib, ${TDP_WATTS_SQL} as tdp_watts
+      from instances i
+      join gpu_models g on g.id = i.gpu_model_id
+      join instance_types t on t.id = i.instance_type_id
+      where i.id = ${instanceId}::uuid and i.org_id = a.org_id
+    ) i on true`;
+}
 
 /** The columns a chart metric reads: in raw samples, and the level arrays' mean and peak. */
 export type ChartColumns = { raw: string; avg: string; max: string };
 
 export type ChartQueryInput = {
   instanceId: string;
-  /** The instance's GPU count, or absent: read from the instance row in the same statement. */
-  gpuCount?: number;
+  /** The instance's GPU count: one column per GPU (the statement's shape depends on it). */
+  gpuCount: number;
   /** The instance's organization: every part of the statement reads only its rows (tenant scoping). */
-  orgId?: string;
+  orgId: string;
   col: ChartColumns;
   /** The range's level (ranges.ts); the window's newest edge is read from finer sources. */
   level: SourceLevel;
@@ -19,41 +47,67 @@ export type ChartQueryInput = {
   to: Date;
 };
 
+/** The chart statement's one row: bin indexes from the window's first bin, each GPU's and the average's values. */
+export type ChartRow = {
+  /** Bin k starts at firstBin + k × bin; the bins with any data, in the same order as every values array. */
+  k: number[] | null;
+  /** Per GPU (index = gpu_index), the value of each bin in k; null where that GPU reported nothing. */
+  gpus: Array<Array<number | null> | null>;
+  avg: Array<number | null> | null;
+  mean: number | null;
+  peak: number | null;
+};
+
 /**
  * The chart's SQL: the range's level up to its newest bucket (which the rollup job may have written partly
  * filled), the 1-minute level from there to its own newest bucket, and raw samples after that (for the 10 s
  * and 1 min levels: the level to its newest bucket, then raw samples), so the newest edge is as fresh as the
- * raw samples and every part reads only what the coarser one does not hold. A level row
- * holds all GPUs of one bucket (metric_chart_levels), so the level part reads one row per bucket whatever the
- * GPU count; the tails hold a couple of minutes. An instance without a level yet reads the finer source for the
- * whole window. Level rows are weighted by their sample counts, so a partly filled bucket counts for what it
- * holds and the result is the same downsampling as over the raw samples. GROUPING SETS give the per-GPU bins,
- * the all-GPU average per bin and the window's total in one pass; the statement returns one row per series
- * (each GPU, the average with gpu_index null, the total with is_total 1) with its bins' starts (epoch seconds)
- * and values as two json arrays in the same order: a row per bin was ~4,500 rows for 8 GPUs over 7 days, and
- * writing and parsing them cost more than computing them (issue 13).
+ * raw samples and every part reads only what the coarser one does not hold. A level row holds all GPUs of one
+ * bucket (metric_chart_levels), so the level part reads one row per bucket whatever the GPU count; the tails
+ * hold a couple of minutes. An instance without a level yet reads the finer source for the whole window. Level
+ * rows are weighted by their sample counts, so a partly filled bucket counts for what it holds and the result is
+ * the same downsampling as over the raw samples.
+ *
+ * Pivoted: every source row becomes one row per bucket with a (samples, weighted sum) column pair per GPU, so
+ * one GROUP BY bin gives each GPU's bins, the all-GPU average and the window's mean and peak, and the statement
+ * returns one row of json arrays (ChartRow) with bin indexes instead of timestamps. Issue 13: unnesting each
+ * level row into a row per GPU and grouping those (GROUPING SETS, then a sort and json_agg per series) cost
+ * ~11 ms for 8 GPUs over 7 days, mostly per-row executor work on 4,500 rows; pivoted the same chart groups ~600
+ * rows. A level row holding every GPU in order (the usual case) is read by subscript; one missing a GPU goes
+ * through unnest with the raw tail.
  */
 export function chartQuery(q: ChartQueryInput): SQL {
-  const bin = seconds(q.binSeconds);
-  const avg = sql.raw(`l.${q.col.avg}`);
-  // Belt and braces for a caller that reads the instance beside the chart: no row of another organization.
-  const orgFilter = (t: string) => (q.orgId ? sql` and ${sql.raw(t)}.org_id = ${q.orgId}` : sql``);
-  const max = sql.raw(`l.${q.col.max}`);
-  const rawCol = sql.raw(`m.${q.col.raw}`);
-  // One unnest per row (the GPUs, with their position) and the other arrays by subscript: a four-array unnest
-  // is four function scans per row, about six times the cost of this one (issue 13).
-  const levelPart = (level: number, lo: SQL, hi: SQL) => sql`
-    select x.gpu, date_bin(${bin}, l.bucket, timestamptz 'epoch') as t, l.samples[x.i] as n,
-      ${avg}[x.i]::float8 * l.samples[x.i] as vw, ${max}[x.i] as vmax
-    from metric_chart_levels l
-    cross join lateral unnest(l.gpus) with ordinality as x(gpu, i)
-    where l.instance_id = ${q.instanceId} and l.level_s = ${level} and l.bucket >= ${lo} and l.bucket < ${hi}${orgFilter("l")}`;
-  // The GPUs' raw tails in one index scan, a descent per GPU (PK instance, gpu, at).
-  const gpuList =
-    typeof q.gpuCount === "number"
-      ? sql`${sql.param(Array.from({ length: q.gpuCount }, (_, g) => g))}::int2[]`
-      : sql`array(select generate_series(0, i.gpu_count - 1)::int2 from instances i
-          where i.id = ${q.instanceId}${orgFilter("i")})`;
+  const W = q.gpuCount;
+  const G = Array.from({ length: W }, (_, g) => g);
+  const bin = q.binSeconds;
+  const firstBin = Math.floor(q.from.getTime() / 1000 / bin);
+  const kOf = (t: string) =>
+    sql`(floor(date_part('epoch', ${sql.raw(t)}) / ${bin}::float8) - ${firstBin}::float8)::int4`;
+  const avg = `l.${q.col.avg}`;
+  const max = `l.${q.col.max}`;
+  const join = (parts: SQL[], sep: string) => sql.join(parts, sql.raw(sep));
+  const scope = (lvl: number, lo: SQL, hi: SQL) =>
+    sql`l.instance_id = ${q.instanceId} and l.level_s = ${lvl} and l.bucket >= ${lo} and l.bucket < ${hi}
+      and l.org_id = ${q.orgId}`;
+  // Holds GPUs 0..W-1 in order: sorted, distinct, W of them, the last W-1.
+  const dense = sql.raw(`cardinality(l.gpus) = ${W} and l.gpus[${W}] = ${W - 1}`);
+  const densePart = (lvl: number, lo: SQL, hi: SQL) => sql`
+    select ${kOf("l.bucket")} as k,
+      ${join(
+        G.map((g) =>
+          sql.raw(`l.samples[${g + 1}] as n${g}, ${avg}[${g + 1}]::float8 * l.samples[${g + 1}] as w${g}`),
+        ),
+        ", ",
+      )},
+      ${sql.raw(G.map((g) => `l.samples[${g + 1}]`).join(" + "))} as nt,
+      ${sql.raw(G.map((g) => `${avg}[${g + 1}]::float8 * l.samples[${g + 1}]`).join(" + "))} as wt,
+      greatest(${sql.raw(G.map((g) => `${max}[${g + 1}]`).join(", "))})::float8 as x
+    from metric_chart_levels l where ${scope(lvl, lo, hi)} and ${dense}`;
+  const sparsePart = (lvl: number, lo: SQL, hi: SQL) => sql`
+    select x.gpu, l.bucket as at, l.samples[x.i] as n, ${sql.raw(avg)}[x.i]::float8 * l.samples[x.i] as w,
+      ${sql.raw(max)}[x.i]::float8 as x
+    from metric_chart_levels l cross join lateral unnest(l.gpus) with ordinality as x(gpu, i)
+    where ${scope(lvl, lo, hi)} and not (${dense}) and x.gpu < ${W}`;
   const fine = q.level > 60;
   const finest = fine ? 60 : q.level;
   // The edges from three probes, each one descent of a primary key: the range level's newest bucket in the
@@ -81,27 +135,39 @@ export function chartQuery(q: ChartQueryInput): SQL {
       cross join lateral (select greatest(p.m1, a.e1) as e2 offset 0) b`
     : sql`select p.e1, case when p.mr >= p.e1 then p.e1 else p.e1 + ${seconds(finest)} end as e2
       from (select coalesce(${levelNewest}, ${q.from}::timestamptz) as e1, ${rawNewest} as mr offset 0) p`;
+  const e1 = sql`(select e1 from edges)`;
+  const e2 = sql`(select e2 from edges)`;
+  const levelHi = fine ? e1 : e2;
+  const rawCol = sql.raw(`m.${q.col.raw}`);
+  const at = (g: number, v: string) => `case when p.gpu = ${g} then ${v} end`;
   return sql`
     with edges as materialized (${edges}),
-    s as (
-      ${levelPart(q.level, sql`${q.from}`, sql`(select ${fine ? sql`e1` : sql`e2`} from edges)`)}
-      ${fine ? sql`union all ${levelPart(60, sql`(select e1 from edges)`, sql`(select e2 from edges)`)}` : sql``}
+    -- One row per GPU and source row: level rows missing a GPU, and the raw tail (a descent per GPU).
+    p as (
+      ${sparsePart(q.level, sql`${q.from}`, levelHi)}
+      ${fine ? sql`union all ${sparsePart(60, e1, e2)}` : sql``}
       union all
-      select m.gpu_index, date_bin(${bin}, m.at, timestamptz 'epoch'), 1, m.v::float8, m.v
-      from (
-        select m.gpu_index, m.at, ${rawCol} as v from metric_samples m
-        where m.instance_id = ${q.instanceId} and m.gpu_index = any(${gpuList})
-          and m.at >= (select e2 from edges) and m.at <= ${q.to}${orgFilter("m")}
-      ) m
+      select m.gpu_index, m.at, 1, ${rawCol}::float8, ${rawCol}::float8 from metric_samples m
+      where m.instance_id = ${q.instanceId} and m.gpu_index = any(${sql.param(G)}::int2[])
+        and m.at >= ${e2} and m.at <= ${q.to} and m.org_id = ${q.orgId}
+    ),
+    s as (
+      ${densePart(q.level, sql`${q.from}`, levelHi)}
+      ${fine ? sql`union all ${densePart(60, e1, e2)}` : sql``}
+      union all
+      select ${kOf("p.at")}, ${sql.raw(G.map((g) => `${at(g, "p.n")}, ${at(g, "p.w")}`).join(", "))},
+        p.n, p.w, p.x
+      from p
     ),
     b as (
-      select grouping(s.t) as is_total, s.gpu, s.t, sum(s.vw) / sum(s.n) as v, max(s.vmax) as peak
-      from s group by grouping sets ((s.gpu, s.t), (s.t), ())
+      select ${sql.raw(G.map((g) => `sum(s.w${g}) / sum(s.n${g}) as v${g}`).join(", "))},
+        s.k, sum(s.wt) as wt, sum(s.nt) as nt, max(s.x) as x
+      from s group by s.k
     )
-    -- Both json_agg see the group's rows in the same order (one aggregate node), so t[j] and v[j] pair up.
-    select b.is_total, b.gpu as gpu_index, json_agg(extract(epoch from b.t)::int8) as t, json_agg(b.v) as v,
-      max(b.peak)::float8 as peak
-    from b group by b.is_total, b.gpu`;
+    -- One aggregate node: every json_agg sees the bins in the same order, so k[j] and each values[j] pair up.
+    select json_agg(b.k) as k, json_build_array(${sql.raw(G.map((g) => `json_agg(b.v${g})`).join(", "))}) as gpus,
+      json_agg(b.wt / b.nt) as avg, sum(b.wt) / sum(b.nt) as mean, max(b.x) as peak
+    from b`;
 }
 
 /** One node of EXPLAIN (ANALYZE, FORMAT JSON) output, as far as rowsRead needs it. */

@@ -1,7 +1,6 @@
 import "server-only";
-import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { requireOrgAccess } from "@/lib/access";
+import { judgeOrgAccess, orgAccessSql } from "@/lib/access";
 import {
   type Ctx,
   fieldMessages,
@@ -9,12 +8,13 @@ import {
   NotFoundError,
   nowOf,
   parseInput,
+  UnauthorizedError,
   ValidationError,
 } from "@/lib/core";
 import { readDb } from "@/lib/db/client";
-import { loadProviderInstances } from "./provider-instances";
+import { executePrepared } from "@/lib/db/prepared";
 import { CHART_RANGES, type ChartRange, RANGE_SPECS } from "./ranges";
-import { chartQuery } from "./series-sql";
+import { type ChartHeadRow, type ChartRow, chartHeadQuery, chartQuery } from "./series-sql";
 import { UUID_RE } from "./sql-util";
 
 export const CHART_METRICS = ["utilization", "memory", "power", "temperature"] as const;
@@ -72,21 +72,12 @@ const COLUMNS: Record<
   temperature: { raw: "temperature_c", avg: "temperature_avg", max: "temperature_avg", unit: "°C" },
 };
 
-/** One series of the chart statement (series-sql.ts): a GPU's, the average (gpu_index null) or the window's total. */
-type SeriesRow = {
-  is_total: number;
-  gpu_index: number | null;
-  /** Bin starts (epoch seconds) and their values, in the same order (json arrays). */
-  t: Array<number | null>;
-  v: Array<number | null>;
-  peak: number | null;
-};
-
 /**
  * GPU utilization / memory / power / temperature of one instance over a range, per GPU and averaged, downsampled
- * in SQL (date_bin over the range's chart level, the newest edge from finer sources: series-sql.ts) to at most
+ * in SQL (bins over the range's chart level, the newest edge from finer sources: series-sql.ts) to at most
  * ~600 points per series, reading about one level row per bucket whatever the GPU count (≤ MAX_ROWS).
- * Tenant-scoped: an instance of another organization is NotFound.
+ * Tenant-scoped: an instance of another organization is NotFound, and nothing is read for a refused request.
+ * Two round trips: the access check with the instance (its GPU count shapes the chart statement), the chart.
  */
 export async function utilizationSeries(
   ctx: Ctx,
@@ -94,10 +85,18 @@ export async function utilizationSeries(
   instanceId: string,
   raw: UtilizationQuery & { now?: Date },
 ): Promise<UtilizationSeries> {
-  const { org } = await requireOrgAccess(ctx, orgSlug, "viewer");
-  const { range, metric, step } = parseInput(utilizationQuerySchema, raw);
-  if (!UUID_RE.test(instanceId)) throw new NotFoundError("Instance");
+  if (ctx.actor.kind !== "user") throw new UnauthorizedError();
   const exec = readDb(ctx);
+  // The access check and the instance in one statement that reads nothing for anyone the gate refuses; its
+  // rules (judgeOrgAccess) run on the row before anything else, so errors come in the gate's order.
+  const access = orgAccessSql(ctx, orgSlug);
+  if (!access) throw new NotFoundError("Organization");
+  const id = UUID_RE.test(instanceId) ? instanceId : null;
+  const [head] = (await executePrepared<ChartHeadRow>(exec, chartHeadQuery(access, id))).rows;
+  const { org } = judgeOrgAccess(ctx, head, "viewer");
+  const { range, metric, step } = parseInput(utilizationQuerySchema, raw);
+  if (!head || head.gpu_count === null) throw new NotFoundError("Instance");
+  const gpuCount = Number(head.gpu_count);
   const spec = RANGE_SPECS[range];
   const binSeconds = binSecondsFor(range, step);
   const now = raw.now ?? nowOf(ctx);
@@ -105,43 +104,54 @@ export async function utilizationSeries(
   const fromMs = now.getTime() - spec.seconds * 1000;
   const from = new Date(fromMs);
   const col = COLUMNS[metric];
-  // The instance and its chart at once (two connections of the pool, or one after the other in a caller's
-  // transaction): the chart statement reads its GPU count itself and only this organization's rows, and
-  // nothing is returned before the instance read found it (issue 13: one round trip fewer).
-  const [[inst], rows] = await Promise.all([
-    loadProviderInstances(exec, sql`i.id = ${instanceId} and i.org_id = ${org.id}`),
-    exec.execute<SeriesRow>(
-      chartQuery({ instanceId, orgId: org.id, col, level: spec.level, binSeconds, from, to: now }),
-    ),
-  ]);
-  if (!inst) throw new NotFoundError("Instance");
+  const chartSql = chartQuery({
+    instanceId,
+    gpuCount,
+    orgId: org.id,
+    col,
+    level: spec.level,
+    binSeconds,
+    from,
+    to: now,
+  });
+  const [chart] = gpuCount > 0 ? (await executePrepared<ChartRow>(exec, chartSql)).rows : [];
 
   // Shape only: the aggregation happened in SQL; here the bins without data become explicit nulls (gaps).
   const firstBin = Math.floor(fromMs / binMs) * binMs;
   const bins = Math.floor(now.getTime() / binMs) - firstBin / binMs + 1;
-  const empty = () =>
-    Array.from({ length: bins }, (_, k): SeriesPoint => ({ t: firstBin + k * binMs, v: null }));
-  const gpus = Array.from({ length: inst.gpuCount }, (_, gpuIndex) => ({ gpuIndex, points: empty() }));
-  const average = empty();
-  const summary: UtilizationSeries["summary"] = { mean: null, peak: null, latest: null };
-  for (const r of rows.rows) {
-    if (Number(r.is_total) === 1) {
-      summary.mean = round(r.v[0] ?? null);
-      summary.peak = round(r.peak);
-      continue;
-    }
-    const series = r.gpu_index === null ? average : gpus[Number(r.gpu_index)]?.points;
-    if (!series) continue;
-    for (let j = 0; j < r.t.length; j++) {
-      const point = series[Math.round((Number(r.t[j]) * 1000 - firstBin) / binMs)];
-      if (point) point.v = round(r.v[j] ?? null);
-    }
-  }
+  const series = (values: Array<number | null> | null | undefined): SeriesPoint[] => {
+    const points = Array.from(
+      { length: bins },
+      (_, k): SeriesPoint => ({ t: firstBin + k * binMs, v: null }),
+    );
+    const ks = chart?.k ?? [];
+    if (values)
+      for (let j = 0; j < ks.length; j++) {
+        const point = points[ks[j] as number];
+        if (point) point.v = round(values[j] ?? null);
+      }
+    return points;
+  };
+  const gpus = Array.from({ length: gpuCount }, (_, gpuIndex) => ({
+    gpuIndex,
+    points: series(chart?.gpus?.[gpuIndex]),
+  }));
+  const average = series(chart?.avg);
+  const summary: UtilizationSeries["summary"] = {
+    mean: round(chart?.mean ?? null),
+    peak: round(chart?.peak ?? null),
+    latest: null,
+  };
   for (let k = average.length - 1; k >= 0 && summary.latest === null; k--)
     summary.latest = average[k]?.v ?? null;
   // A MIG slice draws its share of the board's power limit.
-  const powerMax = Math.round((inst.tdpWatts * Math.min(7, inst.slicesPerGpu)) / 7);
-  const yMax = { utilization: 100, memory: inst.gpuMemoryGib, power: powerMax, temperature: 95 }[metric];
+  const powerMax = Math.round((Number(head.tdp_watts) * Math.min(7, Number(head.slices_per_gpu))) / 7);
+  const yMax = {
+    utilization: 100,
+    memory: Number(head.gpu_memory_gib),
+    power: powerMax,
+    temperature: 95,
+  }[metric];
   return {
     instanceId,
     range,

@@ -10,7 +10,7 @@ import {
   utilizationSeries,
 } from "@/lib/telemetry";
 import { MAX_ROWS } from "@/lib/telemetry/ranges";
-import { chartQuery, rowsRead } from "@/lib/telemetry/series-sql";
+import { type ChartRow, chartQuery, rowsRead } from "@/lib/telemetry/series-sql";
 import { insertInstance, tenantWithCatalog } from "./fixtures";
 
 const MIN = 60_000;
@@ -26,6 +26,7 @@ const sys = systemCtx("chart-rows-test");
 
 let tenant: Awaited<ReturnType<typeof tenantWithCatalog>>;
 const ids = new Map<number, string>();
+let gappyId: string;
 
 beforeAll(async () => {
   tenant = await tenantWithCatalog("chart-rows");
@@ -50,6 +51,23 @@ beforeAll(async () => {
         select (50 + 45 * sin(extract(epoch from t) / 3000.0 + g * 1.7) * cos(extract(epoch from t) / 97.0))::real as u
       ) v`);
   }
+  // Three GPUs of which GPU 1 reports only in even hours: its level rows in odd hours hold GPUs 0 and 2 only.
+  const gappy = await insertInstance(tenant, { createdAt: start, startedAt: start, gpuCount: 3 });
+  gappyId = gappy.id;
+  await getDb().execute(sql`
+    insert into metric_samples
+      (instance_id, gpu_index, at, org_id, utilization_pct, memory_used_gib, power_watts, temperature_c)
+    select ${gappy.id}, g, t, ${tenant.org.id}, u, u * 0.7, 120 + u * 5.8, 35 + u * 0.45
+    from generate_series(0, 2) g
+    cross join (
+      select generate_series(${T}::timestamptz - interval '8 days', ${T}::timestamptz - interval '25 hours',
+        interval '5 minutes')
+      union all
+      select generate_series(${T}::timestamptz - interval '25 hours' + interval '10 seconds', ${NOW}::timestamptz,
+        interval '10 seconds')
+    ) ts(t)
+    cross join lateral (select (30 + g * 20 + 10 * sin(extract(epoch from t) / 700.0))::real as u) v
+    where g <> 1 or extract(hour from t at time zone 'UTC')::int % 2 = 0`);
   await rollupMetrics(sys, { now: JOB, lookbackMs: 32 * DAY });
 });
 
@@ -83,6 +101,7 @@ describe("chart reads", () => {
         const q = chartQuery({
           instanceId: ids.get(gpus) as string,
           gpuCount: gpus,
+          orgId: tenant.org.id,
           col: { raw: "utilization_pct", avg: "utilization_avg", max: "utilization_max" },
           level,
           binSeconds,
@@ -127,33 +146,69 @@ describe("chart reads", () => {
     }
   });
 
-  it("read only the given organization's rows, the GPU count from the instance row when not given", async () => {
+  it("equal the raw downsampling where a GPU is missing from some buckets", async () => {
+    for (const range of CHART_RANGES) {
+      const s = await utilizationSeries(tenant.ctx, tenant.org.slug, gappyId, { range, now: NOW });
+      const ref = await rawReference(gappyId, range);
+      const at = (gpu: number | null, t: number) => ref.find((r) => r.gpu === gpu && r.t === t)?.v;
+      const drawn = s.average.filter((p) => p.v !== null);
+      expect(drawn.length, range).toBe(ref.filter((r) => r.gpu === null).length);
+      for (const p of drawn)
+        expect(Math.abs((p.v as number) - (at(null, p.t) ?? Number.NaN)), range).toBeLessThan(0.011);
+      for (const g of s.gpus) {
+        const points = g.points.filter((p) => p.v !== null);
+        expect(points.length, `${range} gpu ${g.gpuIndex}`).toBe(
+          ref.filter((r) => r.gpu === g.gpuIndex).length,
+        );
+        for (const p of points)
+          expect(
+            Math.abs((p.v as number) - (at(g.gpuIndex, p.t) ?? Number.NaN)),
+            `${range} gpu ${g.gpuIndex}`,
+          ).toBeLessThan(0.011);
+      }
+      // GPU 1's gaps are gaps, not zeros, and the other GPUs are drawn there (bins under 2 h hold odd hours only).
+      if (s.binSeconds < 7200)
+        expect(
+          s.gpus[1]?.points.some((p, k) => p.v === null && s.gpus[0]?.points[k]?.v !== null),
+          range,
+        ).toBe(true);
+    }
+  });
+
+  it("read only the given organization's rows", async () => {
     const id = ids.get(4) as string;
     const { level, binSeconds, seconds } = RANGE_SPECS["7d"];
+    const from = new Date(NOW.getTime() - seconds * 1000);
     const q = (orgId: string) =>
       chartQuery({
         instanceId: id,
+        gpuCount: 4,
         orgId,
         col: { raw: "utilization_pct", avg: "utilization_avg", max: "utilization_max" },
         level,
         binSeconds,
-        from: new Date(NOW.getTime() - seconds * 1000),
+        from,
         to: NOW,
       });
-    type Row = { is_total: number; gpu_index: number | null; t: unknown[]; v: unknown[] };
-    const own = (await getDb().execute<Row>(q(tenant.org.id))).rows;
-    // Four GPUs, the average and the window's total; every GPU's series reaches the newest bin.
-    expect(
-      own
-        .filter((r) => r.gpu_index !== null)
-        .map((r) => Number(r.gpu_index))
-        .sort(),
-    ).toEqual([0, 1, 2, 3]);
-    const binS = binSeconds;
-    for (const r of own.filter((x) => Number(x.is_total) === 0))
-      expect(Math.max(...r.t.map(Number))).toBe(Math.floor(NOW.getTime() / 1000 / binS) * binS);
-    const other = await getDb().execute<Row>(q("00000000-0000-4000-8000-000000000000"));
-    // Only the empty total row (no data of another organization's instance).
-    expect(other.rows.filter((r) => r.v.some((v) => v !== null))).toEqual([]);
+    const [own] = (await getDb().execute<ChartRow>(q(tenant.org.id))).rows;
+    // Four GPUs and the average; every series reaches the newest bin.
+    const newest =
+      Math.floor(NOW.getTime() / 1000 / binSeconds) - Math.floor(from.getTime() / 1000 / binSeconds);
+    const k = own?.k ?? [];
+    const last = (vs: Array<number | null> | null | undefined) =>
+      Math.max(...k.filter((_, j) => vs?.[j] != null));
+    expect(own?.gpus).toHaveLength(4);
+    for (const g of own?.gpus ?? []) expect(last(g)).toBe(newest);
+    expect(last(own?.avg)).toBe(newest);
+    expect(own?.mean).toBeGreaterThan(0);
+    const [other] = (await getDb().execute<ChartRow>(q("00000000-0000-4000-8000-000000000000"))).rows;
+    // One row without data: nothing of another organization's instance.
+    expect(other).toMatchObject({
+      k: null,
+      avg: null,
+      mean: null,
+      peak: null,
+      gpus: [null, null, null, null],
+    });
   });
 });

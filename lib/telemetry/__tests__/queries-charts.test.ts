@@ -1,10 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { NotFoundError } from "@/lib/core";
+import { orgAccessSql } from "@/lib/access";
+import { type Ctx, NotFoundError } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
-import { instanceEvents, metricSamples } from "@/lib/db/schema";
+import { instanceEvents, memberships, metricSamples } from "@/lib/db/schema";
+import { addMember } from "@/test/factories";
 import { queueWaitsByOffering } from "../queries-charts";
 import { utilizationSeries } from "../series";
+import { type ChartHeadRow, chartHeadQuery } from "../series-sql";
 import { insertInstance, newRegion, tenantWithCatalog } from "./fixtures";
 
 const HOUR = 3_600_000;
@@ -142,5 +145,41 @@ describe("instance metrics scoping (metrics route)", () => {
     await expect(utilizationSeries(t.ctx, t.org.slug, randomUUID(), { now: NOW })).rejects.toBeInstanceOf(
       NotFoundError,
     );
+  });
+
+  it("lets a viewer read the series", async () => {
+    const { t, inst } = await runningWithSamples();
+    const viewer = await addMember(t.org.id, "viewer");
+    const res = await utilizationSeries(viewer.ctx, t.org.slug, inst.id, { range: "1h", now: NOW });
+    expect(res.gpus.map((g) => g.points.filter((p) => p.v !== null).map((p) => p.v))).toEqual([[40], [60]]);
+  });
+
+  // The access check and the instance are one statement (chartHeadQuery): it must read nothing for a request
+  // the gate refuses, not only be refused after reading.
+  it("reads no row for a stranger or a token of another organization, and no instance of another organization", async () => {
+    const { t, inst } = await runningWithSamples();
+    const other = await tenantWithCatalog("mc-token");
+    const head = async (ctx: Ctx, slug: string) => {
+      const access = orgAccessSql(ctx, slug);
+      if (!access) throw new Error(`${slug} is a slug`);
+      return (await getDb().execute<ChartHeadRow>(chartHeadQuery(access, inst.id))).rows;
+    };
+    expect(await head(t.ctx, t.org.slug)).toMatchObject([
+      { org_id: t.org.id, org_role: "owner", gpu_count: 2 },
+    ]);
+    expect(await head(other.ctx, t.org.slug)).toEqual([]);
+    // Another organization's own row, but not the instance.
+    expect(await head(other.ctx, other.org.slug)).toMatchObject([{ org_id: other.org.id, gpu_count: null }]);
+    // A member of both organizations, acting with a token of the other one.
+    const both = await addMember(t.org.id, "member");
+    await getDb().insert(memberships).values({ orgId: other.org.id, userId: both.user.id, role: "member" });
+    const token: Ctx = { actor: { ...both.actor, tokenOrgId: other.org.id, tokenScope: "read" } };
+    expect(await head(token, t.org.slug)).toEqual([]);
+    await expect(utilizationSeries(token, t.org.slug, inst.id, { now: NOW })).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
+    const own: Ctx = { actor: { ...both.actor, tokenOrgId: t.org.id, tokenScope: "read" } };
+    const res = await utilizationSeries(own, t.org.slug, inst.id, { range: "1h", now: NOW });
+    expect(res.summary.mean).toBe(50);
   });
 });
