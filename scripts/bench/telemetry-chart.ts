@@ -2,10 +2,12 @@ import { sql } from "drizzle-orm";
 import { signUp } from "@/lib/auth";
 import { systemCtx } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
+import { executePrepared } from "@/lib/db/prepared";
 import { seedImages } from "@/lib/provisioning";
 import { ensureCatalogSeeded } from "@/lib/seed";
 import { chartQuery, RANGE_SPECS, rollupLevels, rowsRead, utilizationSeries } from "@/lib/telemetry";
 import type { ChartRange } from "@/lib/telemetry/ranges";
+import { chartPath1417649 } from "./chart-path-1417649";
 import { chartQueryBefore } from "./chart-query-before";
 import type { Benchmark, Variant } from "./types";
 
@@ -125,8 +127,8 @@ export const telemetryChart: Benchmark = {
           from: start,
           to: now,
         };
-        // As utilizationSeries sends it: scoped to the organization, the GPU count read in the statement.
-        const q = chartQuery({ ...chartInput, orgId: org.id });
+        // As utilizationSeries sends it: scoped to the organization, one column per GPU.
+        const q = chartQuery({ ...chartInput, gpuCount: c.gpus, orgId: org.id });
         const plan = await db.execute<{ "QUERY PLAN": Array<{ Plan: Parameters<typeof rowsRead>[0] }> }>(
           sql`explain (analyze, format json) ${q}`,
         );
@@ -140,7 +142,8 @@ export const telemetryChart: Benchmark = {
             `${read <= 2000 ? "≤" : ">"} 2,000; raw samples in the window ${raw.toLocaleString("en")}`,
         );
         const rawName = `${label} same downsampling over raw samples`;
-        // The 7-day chart's statement alone: what utilizationSeries adds is its access check and instance read.
+        // The 7-day chart's statement alone (as utilizationSeries runs it: prepared on the pool), what
+        // utilizationSeries adds being its access-and-instance statement and the shaping; and the path before.
         if (range === "7d")
           variants.push(
             {
@@ -149,8 +152,13 @@ export const telemetryChart: Benchmark = {
               against: rawName,
             },
             {
+              name: `${label} chart path before (1417649)`,
+              run: () => chartPath1417649(ctx, org.slug, chartInput),
+              against: rawName,
+            },
+            {
               name: `${label} chart statement alone`,
-              run: () => db.execute(q),
+              run: () => executePrepared(db, q),
               against: rawName,
             },
           );
