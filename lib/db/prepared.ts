@@ -7,7 +7,7 @@ import type { Executor } from "./client";
 const dialect = new PgDialect();
 
 /** The prepared-statement name of a statement text: the same text always gets the same name. */
-export function preparedName(text: string): string {
+function preparedName(text: string): string {
   return `forja_${createHash("sha1").update(text).digest("hex").slice(0, 24)}`;
 }
 

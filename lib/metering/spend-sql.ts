@@ -179,9 +179,7 @@ function ledgerSql(scope: SpendScope, since: Date, trendFrom: Date, monthStart: 
   const perGroup = "budgeted" in scope ? orgFilter(scope, sql`g.org_id`) : sql`true`;
   return sql`
     with g as (
-      select u.org_id, u.project_id, sr.service_id,
-        coalesce(sum(u.amount) filter (where u.period_start >= ${monthStart}), 0) as mtd,
-        coalesce(sum(u.amount) filter (where u.period_start >= ${trendFrom}), 0) as trend,
+      select u.org_id, u.project_id, sr.service_id, ${windowSums(monthStart, trendFrom)},
         min(u.period_start) as first_start
       from usage_records u left join service_replicas sr on sr.instance_id = u.instance_id
       where ${perRow} and u.period_start >= ${since} and u.period_start < ${now}

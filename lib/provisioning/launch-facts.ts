@@ -115,13 +115,8 @@ export async function readLaunchFacts(
   const f = res.rows[0];
   if (!f) return { ...NOTHING, access: undefined };
   return {
-    access: {
-      org_id: f.org_id,
-      org_slug: f.org_slug,
-      org_name: f.org_name,
-      org_allowed_jurisdictions: f.org_allowed_jurisdictions,
-      org_role: f.org_role,
-    },
+    // The row carries the gate's columns (a.*); judgeOrgAccess reads only those.
+    access: f,
     suspensionReason: f.suspension_reason,
     projectId: f.project_id,
     region:
