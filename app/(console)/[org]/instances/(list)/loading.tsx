@@ -1,4 +1,5 @@
 import { getTranslations } from "next-intl/server";
+import { StreamFallback } from "@/components/shell/stream-fallback";
 
 /**
  * Only the list has a loading state (hence the (list) group): a Suspense boundary above the instance page would
@@ -8,7 +9,7 @@ import { getTranslations } from "next-intl/server";
 export default async function InstancesLoading() {
   const t = await getTranslations("Common");
   return (
-    <div role="status" aria-live="polite" className="flex flex-col gap-3">
+    <StreamFallback role="status" aria-live="polite" className="flex flex-col gap-3">
       <span className="sr-only">{t("loading")}</span>
       <div aria-hidden className="h-8 w-48 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
       <div aria-hidden className="h-10 w-full animate-pulse rounded bg-slate-100 dark:bg-slate-900" />
@@ -19,6 +20,6 @@ export default async function InstancesLoading() {
           className="h-9 w-full animate-pulse rounded bg-slate-100 dark:bg-slate-900"
         />
       ))}
-    </div>
+    </StreamFallback>
   );
 }
