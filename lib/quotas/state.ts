@@ -39,7 +39,7 @@ export async function loadRegionQuotaState(
     const res = await exec.execute<{ project_id: string; model: string; share: number; held: number }>(sql`
       select p.project_id, p.gpu_model_id as model, p.share_gpus * 7 as share,
         coalesce((select sum(i.gpu_count * i.slices_per_gpu) from instances i
-          where i.project_id = p.project_id and i.gpu_model_id = p.gpu_model_id
+          where i.org_id = p.org_id and i.project_id = p.project_id and i.gpu_model_id = p.gpu_model_id
             and i.region_code = p.region_code and i.state in ${HELD}), 0)::int as held
       from project_quotas p where p.region_code = ${regionCode} and p.project_id = any(${uuids(projectIds)})`);
     for (const r of res.rows)

@@ -3,7 +3,13 @@ import { describe, expect, it } from "vitest";
 import { type Ctx, ForbiddenError, NotFoundError, type UserActor, ValidationError } from "@/lib/core";
 import { getDb } from "@/lib/db/client";
 import { newFleet, newOrg, testClock } from "@/lib/provisioning/__tests__/fixtures";
-import { listOrgQuotas, QUOTA_FIELD_MESSAGES, setOrgQuota, setProjectShare } from "@/lib/quotas";
+import {
+  admissionStandingSql,
+  listOrgQuotas,
+  QUOTA_FIELD_MESSAGES,
+  setOrgQuota,
+  setProjectShare,
+} from "@/lib/quotas";
 
 async function setup() {
   const clock = testClock();
@@ -61,5 +67,46 @@ describe("organization quotas and project shares", () => {
         shareGpus: 1,
       }),
     ).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  // Issue 13: the project-share sum ran with no share too and read every active instance of every
+  // organization (a launch's cost grew with the fleet). Each scan of instances the standing runs must be
+  // bounded by the organization, or not run at all.
+  it("the standing a launch reads scans only its own organization's instances, with or without a share", async () => {
+    const { fleet, o } = await setup();
+    const project = await getDb().execute<{ id: string }>(
+      sql`select id from projects where org_id = ${o.org.id} and slug = 'default'`,
+    );
+    const k = {
+      orgId: o.org.id,
+      gpuModelId: "h100",
+      regionCode: fleet.region,
+      projectId: project.rows[0]?.id ?? "",
+    };
+    type PlanNode = Record<string, unknown> & { Plans?: PlanNode[] };
+    const instanceScans = async () => {
+      const res = await getDb().execute<{ "QUERY PLAN": Array<{ Plan: PlanNode }> }>(
+        sql`explain (analyze, format json) ${admissionStandingSql(k)}`,
+      );
+      const scans: PlanNode[] = [];
+      const walk = (n: PlanNode) => {
+        if (n["Relation Name"] === "instances" && Number(n["Actual Loops"]) > 0) scans.push(n);
+        for (const c of n.Plans ?? []) walk(c);
+      };
+      walk(res.rows[0]?.["QUERY PLAN"][0]?.Plan as PlanNode);
+      return scans.map((n) => [n["Index Cond"], n["Recheck Cond"], n.Filter].filter(Boolean).join(" "));
+    };
+    const without = await instanceScans();
+    expect(without.length).toBeGreaterThan(0);
+    for (const cond of without) expect(cond).toMatch(/org_id/);
+    await setProjectShare(o.ctx, o.slug, {
+      project: "default",
+      gpuModelId: "h100",
+      regionCode: fleet.region,
+      shareGpus: 2,
+    });
+    const withShare = await instanceScans();
+    expect(withShare.length).toBeGreaterThan(without.length);
+    for (const cond of withShare) expect(cond).toMatch(/org_id/);
   });
 });
