@@ -1,73 +1,61 @@
 import "server-only";
 import { type SQL, sql } from "drizzle-orm";
-import { FALLBACK_TDP_WATTS } from "@/lib/db/schema";
-import { type CapacitySource, capacityFrom } from "./capacity";
-import { type CatalogFilters, type CatalogSort, type SortMetric, splitSort } from "./schemas";
+import {
+  type CatalogFilters,
+  type CatalogSort,
+  type PricingModel,
+  type SortMetric,
+  splitSort,
+} from "./schemas";
 
 const textArray = (xs: string[]) => sql`${sql.param(xs)}::text[]`;
 
-/** WHERE terms, split by the relation they narrow: instance types (`it`, `gm`, `mp`) or regions (`r`). */
-export type OfferingTerms = { type: SQL[]; region: SQL[] };
+/** Whitelisted summary column per pricing model: filter values never reach SQL as identifiers. */
+const PRICE_COLUMN: Record<PricingModel, SQL> = {
+  on_demand: sql.raw("s.on_demand"),
+  spot: sql.raw("s.spot"),
+  reserved_1m: sql.raw("s.reserved_1m"),
+  reserved_1y: sql.raw("s.reserved_1y"),
+};
 
-export function filterTerms(f: CatalogFilters): OfferingTerms {
-  const type: SQL[] = [];
-  const region: SQL[] = [];
-  if (f.region.length) region.push(sql`r.code = any(${textArray(f.region)})`);
-  if (f.jurisdiction.length) region.push(sql`r.jurisdiction = any(${textArray(f.jurisdiction)})`);
-  if (f.gpu.length) type.push(sql`it.gpu_model_id = any(${textArray(f.gpu)})`);
-  if (f.minMemoryGib) type.push(sql`coalesce(mp.memory_gib, gm.memory_gib) >= ${f.minMemoryGib}`);
-  if (f.gpuCount === "mig") type.push(sql`it.mig_profile is not null`);
-  else if (f.gpuCount) type.push(sql`it.mig_profile is null and it.gpu_count = ${Number(f.gpuCount)}`);
-  return { type, region };
+/** WHERE terms on one offering_summaries row `s`. */
+export function filterTerms(f: CatalogFilters): SQL[] {
+  const terms: SQL[] = [];
+  if (f.region.length) terms.push(sql`s.region_code = any(${textArray(f.region)})`);
+  if (f.jurisdiction.length) terms.push(sql`s.jurisdiction = any(${textArray(f.jurisdiction)})`);
+  if (f.gpu.length) terms.push(sql`s.gpu_model_id = any(${textArray(f.gpu)})`);
+  if (f.minMemoryGib) terms.push(sql`s.gpu_memory_gib >= ${f.minMemoryGib}`);
+  if (f.gpuCount === "mig") terms.push(sql`s.mig_profile is not null`);
+  else if (f.gpuCount) terms.push(sql`s.mig_profile is null and s.gpu_count = ${Number(f.gpuCount)}`);
+  if (f.maxPrice !== undefined) terms.push(sql`${PRICE_COLUMN[f.pricing]} <= ${f.maxPrice}`);
+  return terms;
 }
 
 /**
- * What a sort metric needs per offering: facts of its instance type and of its region (computed once per type
- * and region, then looked up by each offering as `lk.tf` = [capacity key, ...type] and `lk.rf` = [...region]),
- * and its sort columns over them. Each fact is cast back to the type it has in t or r, so sort values, and
- * therefore the order, are exactly those of the joined columns.
+ * Sort columns over `keys`, the same expressions over the same column types as the reference statement
+ * (offerings-reference.ts) and therefore the same values and order, ties included.
  */
-type SortSpec = { type: SQL[]; region: SQL[]; columns: SQL };
-const tf = (i: number, type: string) => sql.raw(`(lk.tf ->> ${i})::${type}`);
-const rf = (i: number, type: string) => sql.raw(`(lk.rf ->> ${i})::${type}`);
-
-/** An offering's availability from `cap`; (select …) runs once (an init plan), so no row carries the object. */
-const availableSql = sql`coalesce(((select cap.m from cap) ->> (lk.region_code || '/' || ${tf(0, "text")}))::int, 0)`;
-
-function sortSpec(metric: SortMetric): SortSpec {
-  const one = (columns: SQL, type: SQL[] = [], region: SQL[] = []) => ({
-    type,
-    region,
-    columns: sql`${columns} as sort1`,
-  });
+function sortColumns(metric: SortMetric): SQL {
   switch (metric) {
     case "price":
-      return one(sql`lk.price`);
+      return sql`s.price as sort1`;
     case "per_gpu":
-      return one(sql`lk.price / ${tf(1, "numeric")}`, [sql`t.gpu_share`]);
+      return sql`s.price / s.gpu_share as sort1`;
     case "per_tflop":
-      return one(sql`lk.price / ${tf(1, "float8")}`, [sql`nullif(t.gpu_share * t.bf16_tflops, 0)`]);
+      return sql`s.price / nullif(s.gpu_share * s.bf16_tflops, 0) as sort1`;
     case "gpu":
       // Bigger instances of a model after smaller ones; MIG slices (a fraction of a GPU) first.
-      return {
-        type: [sql`t.gpu_model_name`, sql`t.gpu_share`],
-        region: [],
-        columns: sql`${tf(1, "text")} as sort1, ${tf(2, "numeric")} as sort2`,
-      };
+      return sql`s.gpu_model_name as sort1, s.gpu_share as sort2`;
     case "memory":
-      return one(tf(1, "int"), [sql`t.gpu_memory_gib`]);
+      return sql`s.gpu_memory_gib as sort1`;
     case "region":
-      return one(rf(0, "text"), [], [sql`r.region_name`]);
+      return sql`s.region_name as sort1`;
     case "available":
-      return one(availableSql);
+      return sql`s.available as sort1`;
     case "energy":
-      return one(sql`${tf(1, "numeric")} * ${rf(0, "real")}`, [sql`t.gpu_kw`], [sql`r.pue`]);
+      return sql`s.energy_kw as sort1`;
     case "co2":
-      return one(
-        sql`${tf(1, "numeric")} * ${rf(0, "real")} * ${rf(1, "real")}`,
-        [sql`t.gpu_kw`],
-        [sql`r.pue`, sql`r.grid_gco2_per_kwh`],
-      );
+      return sql`s.energy_kw * s.grid_gco2_per_kwh as sort1`;
   }
 }
 
@@ -83,149 +71,89 @@ function orderBy(sort: CatalogSort, rel: string): SQL {
   return sql`${lead}, ${c("price")} asc, ${c("region_code")} asc, ${c("instance_type_id")} asc`;
 }
 
-const where = (terms: SQL[], always: SQL) => sql`where ${sql.join([always, ...terms], sql` and `)}`;
+/**
+ * Free capacity per capacity key ("<region>/<model>/w<n>" for n whole GPUs, "…/m<slices>" for a MIG slice) as
+ * one jsonb object, summed from node_capacity (one row per node, kept by triggers: drizzle 0019) — a few hundred
+ * narrow rows — and looked up by each offering's key; (select …) runs once (an init plan). Only active nodes
+ * count, and every allocation not yet released is already subtracted there:
+ *  - whole-GPU type: Σ over nodes of floor(free whole non-MIG GPUs / gpu_count)
+ *  - MIG type:       Σ over MIG-mode GPUs of floor(free slices / profile slices)
+ * A node with w free whole GPUs adds to the keys w1..ww; a type bigger than every node's free count finds no
+ * key and reads 0.
+ */
+const capacitySql = sql`
+  select coalesce(jsonb_object_agg(k, available), '{}'::jsonb) as m from (
+    select c.region_code || '/' || c.gpu_model_id || '/w' || n as k, sum(c.whole_free / n) as available
+    from node_capacity c cross join lateral generate_series(1, c.whole_free) as n
+    where c.active and c.whole_free > 0
+    group by 1
+    union all
+    select c.region_code || '/' || c.gpu_model_id || '/m' || n, sum(c.mig_free[n])
+    from node_capacity c cross join generate_series(1, 7) as n
+    where c.active and c.mig_free[1] > 0
+    group by 1
+  ) per_key`;
 
 /**
- * The catalog in two steps, one statement. `keys` holds one narrow row per offering on sale (instance type ×
- * region with a price for the chosen pricing model in force at `at`) that passes the filters: its price, its
- * availability and its sort columns; only the page's rows are then widened with specs, region and every
- * pricing model's price. Everything per instance type (`t`) or per region (`r`) is computed once for the few
- * hundred types and regions, not per offering.
- *
- * No offering is joined to t or r: each looks up its type's and region's facts (`facts`: one jsonb object per
- * relation, keyed by id, holding the capacity key and what the sort needs) and is dropped when either is
- * missing (filtered out). The plan is then one scan and aggregate of the prices in force, whatever the
- * statistics say: on a freshly loaded (never analyzed) catalog, the prices in force were estimated at one row
- * (pricing-model equality and the time range at default selectivity) and every offering was joined to t by
- * a nested loop over it — 60–130 ms where the analyzed plan took ~10 (issue 13).
- *
- * Availability comes from node_capacity (one row per node, kept by triggers: drizzle 0019), summed per
- * capacity key into one jsonb object that each offering looks up by its key: a lookup, not a join, so no row
- * estimate can turn it into a nested loop over every offering (multi-column joins here were estimated at one
- * row and planned that way). Only active nodes count, and every allocation not yet released is subtracted:
- *  - whole-GPU type: Σ over nodes of floor(free whole non-MIG GPUs / gpu_count)   key <model>/w<gpu_count>
- *  - MIG type:       Σ over MIG-mode GPUs of floor(free slices / profile slices)   key <model>/m<slices>
+ * The offerings on sale at `at` for the chosen pricing model that pass the filters, one narrow row each (`keys`),
+ * read from offering_summaries (drizzle 0028: one row per offering and price period, kept by triggers on
+ * prices, instance types, GPU models and regions): the period in force at `at` is the one row with
+ * valid_from <= at < valid_to, so a price scheduled for later takes effect at its instant with nothing to
+ * refresh, and every request, at whatever (injected) time, reads what the prices say then. No join: the plan
+ * is one scan of the summary whatever the statistics, and only the page's rows are widened.
  */
-function offeringsWith(
-  at: Date,
-  allowed: string[],
-  f: CatalogFilters,
-  terms: OfferingTerms,
-  capacity: CapacitySource,
-): SQL {
-  const nodeCapacity = capacityFrom(capacity);
-  const spec = sortSpec(splitSort(f.sort).metric);
-  const share = sql`case when it.mig_profile is null then it.gpu_count::numeric else mp.slices / 7.0 end`;
+function keysWith(at: Date, f: CatalogFilters, terms: SQL[]): SQL {
+  const price = PRICE_COLUMN[f.pricing];
+  const where = [
+    sql`s.valid_from <= ${at}`,
+    sql`s.valid_to > ${at}`,
+    sql`s.region_active`,
+    sql`${price} is not null`,
+    ...terms,
+  ];
   return sql`
-  with t as materialized (
-    select it.id as instance_type_id, it.gpu_model_id, it.gpu_count, it.mig_profile, it.vcpus, it.ram_gib,
-      it.local_disk_gib, gm.name as gpu_model_name, gm.memory_gib as gpu_model_memory_gib, gm.bf16_tflops,
-      gm.memory_bandwidth_gbps, gm.tdp_watts, gm.market_median_usd_per_gpu_hour, mp.slices as mig_slices,
-      coalesce(mp.memory_gib, gm.memory_gib) as gpu_memory_gib, ${share} as gpu_share,
-      -- Facility power at the GPUs' limit before the region's PUE: TDP × share of the GPUs (no host).
-      coalesce(gm.tdp_watts, ${FALLBACK_TDP_WATTS}) / 1000.0 * ${share} as gpu_kw,
-      it.gpu_model_id || case when it.mig_profile is null then '/w' || it.gpu_count else '/m' || mp.slices end
-        as capacity_key
-    from instance_types it
-    join gpu_models gm on gm.id = it.gpu_model_id
-    -- A MIG type's profile (its first entry of that name) from its model's list.
-    left join lateral (
-      select (e.value->>'slices')::int as slices, (e.value->>'memoryGib')::int as memory_gib
-      from jsonb_array_elements(gm.mig_profiles) with ordinality as e(value, n)
-      where it.mig_profile is not null and e.value->>'name' = it.mig_profile
-      order by e.n limit 1
-    ) mp on true
-    ${terms.type.length ? sql`where ${sql.join(terms.type, sql` and `)}` : sql``}
-  ),
-  r as materialized (
-    select r.code as region_code, r.name as region_name, r.city, r.country, r.jurisdiction, r.pue,
-      r.grid_gco2_per_kwh,
-      (cardinality(${textArray(allowed)}) = 0 or r.jurisdiction = any(${textArray(allowed)})) as allowed
-    from regions r
-    ${where(terms.region, sql`r.active`)}
-  ),
-  cap as materialized (
-    select jsonb_object_agg(k, available) as m from (
-      select c.region_code || '/' || c.gpu_model_id || '/w' || s.n as k, sum(c.whole_free / s.n) as available
-      from ${nodeCapacity} c
-      join (select distinct gpu_model_id, gpu_count as n from t where mig_profile is null) s
-        on s.gpu_model_id = c.gpu_model_id
-      where c.active and c.whole_free > 0 and c.region_code in (select region_code from r)
-      group by c.region_code, c.gpu_model_id, s.n
-      union all
-      select c.region_code || '/' || c.gpu_model_id || '/m' || s.n, sum(c.mig_free[s.n])
-      from ${nodeCapacity} c cross join generate_series(1, 7) as s(n)
-      where c.active and c.mig_free[1] > 0 and c.region_code in (select region_code from r)
-        and c.gpu_model_id in (select gpu_model_id from t where mig_profile is not null)
-      group by c.region_code, c.gpu_model_id, s.n
-    ) per_key
-  ),
-  cur as (
-    select p.instance_type_id, p.region_code, min(p.usd_per_hour) as price
-    from prices p
-    where p.pricing_model = ${f.pricing} and p.effective_from <= ${at}
-      and (p.effective_to is null or p.effective_to > ${at})
-    group by p.instance_type_id, p.region_code
-  ),
-  facts as materialized (
-    select
-      (select jsonb_object_agg(t.instance_type_id, jsonb_build_array(${sql.join([sql`t.capacity_key`, ...spec.type], sql`, `)}))
-        from t) as types,
-      (select jsonb_object_agg(r.region_code, jsonb_build_array(${sql.join(spec.region, sql`, `)})) from r) as regions
-  ),
+  with cap as materialized (${capacitySql}),
   keys as (
-    select lk.instance_type_id, lk.region_code, lk.price, ${availableSql} as available, ${spec.columns}
+    select s.instance_type_id, s.region_code, s.valid_from, s.price, s.available, ${sortColumns(splitSort(f.sort).metric)}
     from (
-      select cur.instance_type_id, cur.region_code, cur.price,
-        (select types from facts) -> cur.instance_type_id as tf, (select regions from facts) -> cur.region_code as rf
-      from cur
-      ${f.maxPrice !== undefined ? sql`where cur.price <= ${f.maxPrice}` : sql``}
-      offset 0
-    ) lk
-    where lk.tf is not null and lk.rf is not null
+      select s.*, ${price} as price,
+        coalesce(((select cap.m from cap) ->> s.capacity_key)::int, 0) as available
+      from offering_summaries s
+      where ${sql.join(where, sql` and `)}
+    ) s
+    ${f.available ? sql`where s.available > 0` : sql``}
   )`;
 }
-
-const availableOnly = (f: CatalogFilters) => (f.available ? sql`where keys.available > 0` : sql``);
 
 /** One page of offerings, widened, in the page's order; every row carries the filtered total. */
 export function offeringsPageQuery(
   at: Date,
   allowed: string[],
   f: CatalogFilters,
-  terms: OfferingTerms = filterTerms(f),
-  capacity: CapacitySource = "kept",
+  terms: SQL[] = filterTerms(f),
 ): SQL {
-  const models = ["on_demand", "spot", "reserved_1m", "reserved_1y"] as const;
-  return sql`${offeringsWith(at, allowed, f, terms, capacity)},
+  return sql`${keysWith(at, f, terms)},
   page as materialized (
     select keys.*, count(*) over ()::int as total
-    from keys ${availableOnly(f)}
+    from keys
     order by ${orderBy(f.sort, "keys")}
     limit ${f.pageSize} offset ${(f.page - 1) * f.pageSize}
   )
   select page.instance_type_id, page.region_code, page.price, page.available, page.total,
-    t.gpu_model_id, t.gpu_count, t.mig_profile, t.vcpus, t.ram_gib, t.local_disk_gib, t.gpu_model_name,
-    t.gpu_model_memory_gib, t.bf16_tflops, t.memory_bandwidth_gbps, t.tdp_watts,
-    t.market_median_usd_per_gpu_hour, t.mig_slices, t.gpu_memory_gib, t.gpu_share, t.gpu_kw * r.pue as energy_kw,
-    r.region_name, r.city, r.country, r.jurisdiction, r.pue, r.grid_gco2_per_kwh, r.allowed, pr.*
+    s.gpu_model_id, s.gpu_count, s.mig_profile, s.vcpus, s.ram_gib, s.local_disk_gib, s.gpu_model_name,
+    s.gpu_model_memory_gib, s.bf16_tflops, s.memory_bandwidth_gbps, s.tdp_watts,
+    s.market_median_usd_per_gpu_hour, s.mig_slices, s.gpu_memory_gib, s.gpu_share, s.energy_kw,
+    s.region_name, s.city, s.country, s.jurisdiction, s.pue, s.grid_gco2_per_kwh,
+    (cardinality(${textArray(allowed)}) = 0 or s.jurisdiction = any(${textArray(allowed)})) as allowed,
+    s.on_demand, s.spot, s.reserved_1m, s.reserved_1y
   from page
-  join t on t.instance_type_id = page.instance_type_id
-  join r on r.region_code = page.region_code
-  cross join lateral (
-    select ${sql.join(
-      models.map((m) => sql`min(p.usd_per_hour) filter (where p.pricing_model = ${m}) as ${sql.raw(m)}`),
-      sql`, `,
-    )}
-    from prices p
-    where p.instance_type_id = page.instance_type_id and p.region_code = page.region_code
-      and p.effective_from <= ${at} and (p.effective_to is null or p.effective_to > ${at})
-  ) pr
+  join offering_summaries s on s.instance_type_id = page.instance_type_id
+    and s.region_code = page.region_code and s.valid_from = page.valid_from
   order by ${orderBy(f.sort, "page")}`;
 }
 
 /** How many offerings pass the filters (for a page past the end, which has no row to carry the total). */
-export function offeringsCountQuery(at: Date, allowed: string[], f: CatalogFilters): SQL {
-  return sql`${offeringsWith(at, allowed, f, filterTerms(f), "kept")}
-    select count(*)::int as total from keys ${availableOnly(f)}`;
+export function offeringsCountQuery(at: Date, f: CatalogFilters): SQL {
+  return sql`${keysWith(at, f, filterTerms(f))}
+    select count(*)::int as total from keys`;
 }

@@ -18,8 +18,9 @@ export type { DisallowedReason, Offering, OfferingPage } from "./offering-row";
 /**
  * The catalog for one organization: filtered, sorted, paginated offerings with live availability, each
  * marked allowed or not by the organization's data-residency jurisdictions. Filtering, sorting, counting and
- * availability happen in one SQL statement that sorts narrow rows and widens only the page's (a second,
- * count-only one when the page is past the end); availability is read from node_capacity.
+ * availability happen in one SQL statement over offering_summaries (one row per offering and price period,
+ * kept by triggers: drizzle 0028) that sorts narrow rows and widens only the page's (a second, count-only one
+ * when the page is past the end); availability is summed from node_capacity (kept by triggers: drizzle 0019).
  */
 export async function listOfferings(
   ctx: Ctx,
@@ -33,7 +34,7 @@ export async function listOfferings(
   const allowed = org.allowedJurisdictions;
   return readOfferingPage(readDb(ctx), filters, allowed, {
     page: offeringsPageQuery(at, allowed, filters),
-    count: () => offeringsCountQuery(at, allowed, filters),
+    count: () => offeringsCountQuery(at, filters),
     prepared: true,
   });
 }
@@ -46,12 +47,12 @@ export async function getOffering(
 ): Promise<Offering> {
   const { org } = await requireOrgAccess(ctx, orgSlug, "viewer");
   const filters = parseInput(catalogFiltersSchema, { pricing: key.pricing ?? "on_demand", pageSize: 10 });
-  const terms = filterTerms(filters);
   const { rows } = await readDb(ctx).execute<OfferingRow>(
-    offeringsPageQuery(nowOf(ctx), org.allowedJurisdictions, filters, {
-      type: [...terms.type, sql`it.id = ${key.instanceTypeId}`],
-      region: [...terms.region, sql`r.code = ${key.regionCode}`],
-    }),
+    offeringsPageQuery(nowOf(ctx), org.allowedJurisdictions, filters, [
+      ...filterTerms(filters),
+      sql`s.instance_type_id = ${key.instanceTypeId}`,
+      sql`s.region_code = ${key.regionCode}`,
+    ]),
   );
   const row = rows[0];
   if (!row) throw new NotFoundError("Offering");

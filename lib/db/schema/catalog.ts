@@ -1,12 +1,14 @@
 import { sql } from "drizzle-orm";
 import {
   boolean,
+  doublePrecision,
   index,
   integer,
   jsonb,
   numeric,
   pgEnum,
   pgTable,
+  primaryKey,
   real,
   text,
   timestamp,
@@ -201,3 +203,61 @@ export const nodeCapacity = pgTable("node_capacity", {
   /** Element s (1..7): Σ over the node's MIG-mode GPUs of floor(free slices / s). */
   migFree: integer("mig_free").array().notNull(),
 });
+
+/**
+ * The catalog's summary: one row per offering (instance type × region) and price period, holding everything
+ * the catalog filters, sorts and shows except availability and the organization's residency mark, so a
+ * request reads narrow rows of one table instead of aggregating the prices in force (issue 13). A period is
+ * the span between two consecutive price boundaries (any pricing model's effective_from or effective_to) of
+ * the offering; its four prices are those in force throughout it (the lowest where rows overlap, as the
+ * catalog always showed), so a request at any instant — the injected clock of tests, a scheduled change that
+ * has become effective — picks `valid_from <= at < valid_to` and nothing has to be refreshed when a future
+ * price takes effect. Rewritten for the offerings a statement touches by triggers on prices, instance types,
+ * GPU models and regions (drizzle 0028), never adjusted by deltas; docs/adr/0013-catalog-summary.md.
+ */
+export const offeringSummaries = pgTable(
+  "offering_summaries",
+  {
+    instanceTypeId: text("instance_type_id").notNull(),
+    regionCode: text("region_code").notNull(),
+    validFrom: timestamp("valid_from", { withTimezone: true }).notNull(),
+    /** Exclusive; 'infinity' for the period that has no end yet. */
+    validTo: timestamp("valid_to", { withTimezone: true }).notNull(),
+    onDemand: numeric("on_demand", { precision: 12, scale: 4 }),
+    spot: numeric("spot", { precision: 12, scale: 4 }),
+    reserved1m: numeric("reserved_1m", { precision: 12, scale: 4 }),
+    reserved1y: numeric("reserved_1y", { precision: 12, scale: 4 }),
+    gpuModelId: text("gpu_model_id").notNull(),
+    gpuCount: integer("gpu_count").notNull(),
+    migProfile: text("mig_profile"),
+    vcpus: integer("vcpus").notNull(),
+    ramGib: integer("ram_gib").notNull(),
+    localDiskGib: integer("local_disk_gib").notNull(),
+    gpuModelName: text("gpu_model_name").notNull(),
+    gpuModelMemoryGib: integer("gpu_model_memory_gib").notNull(),
+    bf16Tflops: real("bf16_tflops"),
+    memoryBandwidthGbps: integer("memory_bandwidth_gbps"),
+    tdpWatts: integer("tdp_watts"),
+    marketMedianUsdPerGpuHour: real("market_median_usd_per_gpu_hour"),
+    migSlices: integer("mig_slices"),
+    /** Memory one device sees: the GPU's, or the MIG profile's. */
+    gpuMemoryGib: integer("gpu_memory_gib").notNull(),
+    /** Whole GPUs, or slices / 7 for a MIG slice. */
+    gpuShare: numeric("gpu_share").notNull(),
+    /** TDP × GPU share × the region's PUE, kW (an estimate, no host). */
+    energyKw: doublePrecision("energy_kw").notNull(),
+    regionName: text("region_name").notNull(),
+    city: text("city").notNull(),
+    country: text("country").notNull(),
+    jurisdiction: text("jurisdiction").notNull(),
+    pue: real("pue").notNull(),
+    gridGco2PerKwh: real("grid_gco2_per_kwh").notNull(),
+    regionActive: boolean("region_active").notNull(),
+    /** "<region>/<model>/w<gpu count>" or "<region>/<model>/m<slices>": the availability figure it reads. */
+    capacityKey: text("capacity_key").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.instanceTypeId, t.regionCode, t.validFrom] }),
+    index("offering_summaries_valid_to_idx").on(t.validTo),
+  ],
+);
