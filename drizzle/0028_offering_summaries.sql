@@ -35,6 +35,8 @@ CREATE TABLE "offering_summaries" (
 );
 --> statement-breakpoint
 CREATE INDEX "offering_summaries_valid_to_idx" ON "offering_summaries" USING btree ("valid_to");--> statement-breakpoint
+CREATE INDEX "node_capacity_region_model_idx" ON "node_capacity" USING btree ("region_code","gpu_model_id");
+--> statement-breakpoint
 -- Issue 13: the catalog aggregated the prices in force (~2,400 rows) and looked up each offering's type and
 -- region facts on every request. Each offering's price periods are now kept in offering_summaries with those
 -- facts, rewritten for the offerings a statement touches (never adjusted by deltas): its rows are deleted and

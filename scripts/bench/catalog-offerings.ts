@@ -12,10 +12,18 @@ import {
 } from "@/lib/catalog";
 import { getDb } from "@/lib/db/client";
 import { ensureCatalogSeeded } from "@/lib/seed";
+import { offeringsPageB39ce78 } from "./catalog-query-b39ce78";
 import type { Benchmark, Variant } from "./types";
 
-/** The tables the catalog statement reads; autovacuum is held off them while the fresh phase runs. */
-const CATALOG_TABLES = ["prices", "instance_types", "gpu_models", "regions", "node_capacity"];
+/** The tables the catalog statements read; autovacuum is held off them while the fresh phase runs. */
+const CATALOG_TABLES = [
+  "prices",
+  "instance_types",
+  "gpu_models",
+  "regions",
+  "node_capacity",
+  "offering_summaries",
+];
 
 /**
  * listOfferings (filters + sort + page + live availability) against a bare count of the same price rows, for
@@ -23,8 +31,10 @@ const CATALOG_TABLES = ["prices", "instance_types", "gpu_models", "regions", "no
  * combinations and page sizes, in two phases on the same data: first on the freshly inserted tables, which
  * have no statistics (autovacuum held off), then after ANALYZE — what a real database's autovacuum does to a
  * freshly loaded catalog within about a minute (autovacuum_naptime). Both phases are printed, each divided by
- * its own count. "before" runs the previous one-statement query (every offering built wide, then sorted), with
- * availability from node_capacity or recounted from every GPU (before drizzle 0019), on the fresh tables.
+ * its own count. "before" runs the older one-statement query (every offering built wide, then sorted), with
+ * availability from node_capacity or recounted from every GPU (before drizzle 0019), on the fresh tables;
+ * "previous (b39ce78)" the statement listOfferings ran before offering_summaries (drizzle 0028: the prices in
+ * force aggregated per request), in both phases, for a few cases.
  * Targets (issue 13): page 1 ≤ ×10 the count, every filter combination ≤ 15 ms p95.
  */
 export const catalogOfferings: Benchmark = {
@@ -103,6 +113,19 @@ export const catalogOfferings: Benchmark = {
         against: `${name}: count(*) of current prices`,
         run: () => listOfferings(ctx, org.slug, { gpu, pageSize: 20, ...f }),
       }));
+    const previousCases: [string, CatalogFilterInput][] = [
+      ["no filter, page 1", {}],
+      ["sort per_gpu_desc", { sort: "per_gpu_desc" }],
+      ["pricing spot", { pricing: "spot" }],
+      ["5 filters, per-GPU sort", { ...filtered, sort: "per_gpu_asc" }],
+    ];
+    const previous = (name: string): Variant[] =>
+      previousCases.map(([label, f]) => ({
+        name: `${name}, previous (b39ce78): ${label}`,
+        runs: 20,
+        against: `${name}: ${label}`,
+        run: () => offeringsPageB39ce78(ctx, org.slug, { gpu, pageSize: 20, ...f }),
+      }));
     const stats = async () => {
       const { rows } = await db.execute<{ n: number }>(
         sql`select count(*)::int as n from pg_stats where tablename = any(${sql.param(CATALOG_TABLES)}::text[])`,
@@ -139,6 +162,7 @@ export const catalogOfferings: Benchmark = {
           run: () =>
             listOfferingsReference(ctx, org.slug, { ...filtered, sort: "per_gpu_asc", pageSize: 20 }),
         },
+        ...previous("fresh"),
         count("analyzed", async () => {
           for (const t of CATALOG_TABLES) {
             await db.execute(sql.raw(`alter table ${t} reset (autovacuum_enabled)`));
@@ -147,6 +171,7 @@ export const catalogOfferings: Benchmark = {
           console.log(`   (analyzed: ${await stats()} pg_stats rows after ANALYZE; were ${fresh})`);
         }),
         ...phase("analyzed"),
+        ...previous("analyzed"),
       ],
     };
   },

@@ -190,19 +190,24 @@ export const gpuAllocations = pgTable(
  * whenever any of them changes (never adjusted by deltas), under a lock on the row: exact, and no row shared
  * by a whole region to serialize on.
  */
-export const nodeCapacity = pgTable("node_capacity", {
-  nodeId: uuid("node_id")
-    .primaryKey()
-    .references(() => nodes.id, { onDelete: "cascade" }),
-  regionCode: text("region_code").notNull(),
-  gpuModelId: text("gpu_model_id").notNull(),
-  /** The node's status is active (only active nodes take placements). */
-  active: boolean("active").notNull(),
-  /** Whole GPUs not in MIG mode with no live allocation. */
-  wholeFree: integer("whole_free").notNull(),
-  /** Element s (1..7): Σ over the node's MIG-mode GPUs of floor(free slices / s). */
-  migFree: integer("mig_free").array().notNull(),
-});
+export const nodeCapacity = pgTable(
+  "node_capacity",
+  {
+    nodeId: uuid("node_id")
+      .primaryKey()
+      .references(() => nodes.id, { onDelete: "cascade" }),
+    regionCode: text("region_code").notNull(),
+    gpuModelId: text("gpu_model_id").notNull(),
+    /** The node's status is active (only active nodes take placements). */
+    active: boolean("active").notNull(),
+    /** Whole GPUs not in MIG mode with no live allocation. */
+    wholeFree: integer("whole_free").notNull(),
+    /** Element s (1..7): Σ over the node's MIG-mode GPUs of floor(free slices / s). */
+    migFree: integer("mig_free").array().notNull(),
+  },
+  // The catalog sums the page's offerings' availability from their region's and model's nodes (drizzle 0028).
+  (t) => [index("node_capacity_region_model_idx").on(t.regionCode, t.gpuModelId)],
+);
 
 /**
  * The catalog's summary: one row per offering (instance type × region) and price period, holding everything
