@@ -82,16 +82,17 @@ function orderBy(sort: CatalogSort, rel: string): SQL {
  * key and reads 0.
  */
 const capacitySql = sql`
-  select coalesce(jsonb_object_agg(k, available), '{}'::jsonb) as m from (
-    select c.region_code || '/' || c.gpu_model_id || '/w' || n as k, sum(c.whole_free / n) as available
+  select coalesce(jsonb_object_agg(region_code || '/' || gpu_model_id || kind || n, available), '{}'::jsonb) as m
+  from (
+    select c.region_code, c.gpu_model_id, '/w' as kind, n, sum(c.whole_free / n) as available
     from node_capacity c cross join lateral generate_series(1, c.whole_free) as n
     where c.active and c.whole_free > 0
-    group by 1
+    group by c.region_code, c.gpu_model_id, n
     union all
-    select c.region_code || '/' || c.gpu_model_id || '/m' || n, sum(c.mig_free[n])
+    select c.region_code, c.gpu_model_id, '/m', n, sum(c.mig_free[n])
     from node_capacity c cross join generate_series(1, 7) as n
     where c.active and c.mig_free[1] > 0
-    group by 1
+    group by c.region_code, c.gpu_model_id, n
   ) per_key`;
 
 /** Whether the keys need every offering's availability (to filter or sort by it), or only the page's do. */
