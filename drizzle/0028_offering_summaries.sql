@@ -21,8 +21,8 @@ CREATE TABLE "offering_summaries" (
 	"market_median_usd_per_gpu_hour" real,
 	"mig_slices" integer,
 	"gpu_memory_gib" integer NOT NULL,
-	"gpu_share" numeric NOT NULL,
-	"energy_kw" double precision NOT NULL,
+	"gpu_share" numeric,
+	"energy_kw" double precision,
 	"region_name" text NOT NULL,
 	"city" text NOT NULL,
 	"country" text NOT NULL,
@@ -99,7 +99,7 @@ BEGIN
     coalesce(gm.tdp_watts, 300) / 1000.0 * s.share * r.pue,
     r.name, r.city, r.country, r.jurisdiction, r.pue, r.grid_gco2_per_kwh, r.active,
     r.code || '/' || it.gpu_model_id || CASE WHEN it.mig_profile IS NULL THEN '/w' || it.gpu_count
-      ELSE '/m' || mp.slices END
+      ELSE '/m' || coalesce(mp.slices::text, '?') END
   FROM priced d
   JOIN instance_types it ON it.id = d.instance_type_id
   JOIN gpu_models gm ON gm.id = it.gpu_model_id

@@ -136,6 +136,30 @@ describe("listOfferings follows every change at once", () => {
 
     await getDb().execute(sql`update regions set active = false where code = ${c.A}`);
     expect(await find(c, at(c), key)).toBeUndefined();
+
+    // A MIG type whose profile its model does not list is still on sale, with the reference's figures.
+    await getDb().insert(instanceTypes).values({
+      id: `${c.BIG}.mig-2g.20gb`,
+      gpuModelId: c.BIG,
+      gpuCount: 1,
+      migProfile: "2g.20gb",
+      vcpus: 4,
+      ramGib: 32,
+      localDiskGib: 100,
+    });
+    await getDb()
+      .insert(prices)
+      .values({
+        instanceTypeId: `${c.BIG}.mig-2g.20gb`,
+        regionCode: c.B,
+        pricingModel: "on_demand",
+        usdPerHour: "0.7",
+        effectiveFrom: new Date(c.now.getTime() - DAY),
+      });
+    const input = { ...mine(c), region: [c.B] };
+    const listed = await listOfferings(at(c), slug, input);
+    expect(listed.items.map((o) => o.instanceTypeId)).toContain(`${c.BIG}.mig-2g.20gb`);
+    expect(listed).toEqual(await listOfferingsReference(at(c), slug, input));
   });
 
   it("a capacity change shows in the page's availability and in the availability filter and sort", async () => {

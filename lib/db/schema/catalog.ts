@@ -247,10 +247,10 @@ export const offeringSummaries = pgTable(
     migSlices: integer("mig_slices"),
     /** Memory one device sees: the GPU's, or the MIG profile's. */
     gpuMemoryGib: integer("gpu_memory_gib").notNull(),
-    /** Whole GPUs, or slices / 7 for a MIG slice. */
-    gpuShare: numeric("gpu_share").notNull(),
-    /** TDP × GPU share × the region's PUE, kW (an estimate, no host). */
-    energyKw: doublePrecision("energy_kw").notNull(),
+    /** Whole GPUs, or slices / 7 for a MIG slice (null for a MIG profile its model does not list). */
+    gpuShare: numeric("gpu_share"),
+    /** TDP × GPU share × the region's PUE, kW (an estimate, no host); null where the share is. */
+    energyKw: doublePrecision("energy_kw"),
     regionName: text("region_name").notNull(),
     city: text("city").notNull(),
     country: text("country").notNull(),
