@@ -138,15 +138,17 @@ describe("listOfferings follows every change at once", () => {
     expect(await find(c, at(c), key)).toBeUndefined();
 
     // A MIG type whose profile its model does not list is still on sale, with the reference's figures.
-    await getDb().insert(instanceTypes).values({
-      id: `${c.BIG}.mig-2g.20gb`,
-      gpuModelId: c.BIG,
-      gpuCount: 1,
-      migProfile: "2g.20gb",
-      vcpus: 4,
-      ramGib: 32,
-      localDiskGib: 100,
-    });
+    await getDb()
+      .insert(instanceTypes)
+      .values({
+        id: `${c.BIG}.mig-2g.20gb`,
+        gpuModelId: c.BIG,
+        gpuCount: 1,
+        migProfile: "2g.20gb",
+        vcpus: 4,
+        ramGib: 32,
+        localDiskGib: 100,
+      });
     await getDb()
       .insert(prices)
       .values({
@@ -202,7 +204,9 @@ describe("concurrent writers", () => {
     });
     // T2's trigger waits for T1 (its lock); T1 commits, then T2 recounts with T1's price in view.
     for (let i = 0; i < 200; i++) {
-      const { rows } = await getDb().execute<{ n: number }>(sql`select count(*)::int as n from pg_stat_activity
+      const { rows } = await getDb().execute<{
+        n: number;
+      }>(sql`select count(*)::int as n from pg_stat_activity
         where wait_event_type = 'Lock' and query like 'insert into "prices"%'`);
       if ((rows[0]?.n ?? 0) > 0) break;
       await new Promise((r) => setTimeout(r, 10));
