@@ -123,7 +123,7 @@ export type OfferingPage = {
 };
 
 /**
- * Runs a page statement whose rows carry the filtered total; a page past the end has no row to carry it, so
+ * Runs a page statement (or takes its rows) whose rows carry the filtered total; a page past the end has no row to carry it, so
  * the count statement runs then (only then). `prepared`: both run as prepared statements (one parse per
  * connection and filter shape, then a generic plan) — for listOfferings, whose planning took ~1.5 ms of its
  * ~10 and whose plan has no join for a parameter's value to change (offerings look their facts up).
@@ -132,11 +132,14 @@ export async function readOfferingPage(
   exec: Executor,
   filters: CatalogFilters,
   allowed: string[],
-  statements: { page: SQL; count: () => SQL; prepared?: boolean },
+  statements: { page: SQL | OfferingRow[]; count: () => SQL; prepared?: boolean },
 ): Promise<OfferingPage> {
   const run = <T extends Record<string, unknown>>(q: SQL) =>
     statements.prepared ? executePrepared<T>(exec, q) : exec.execute<T>(q);
-  const { rows } = await run<OfferingRow>(statements.page);
+  // `page`: the page statement, or its rows already read (listOfferings folds the access check into it).
+  const rows = Array.isArray(statements.page)
+    ? statements.page
+    : (await run<OfferingRow>(statements.page)).rows;
   let total = Number(rows[0]?.total ?? 0);
   if (!rows.length && filters.page > 1) {
     const counted = await run<{ total: number }>(statements.count());

@@ -109,7 +109,7 @@ const keysNeedAvailable = (f: CatalogFilters) =>
  * looked up per offering (`cap`) only when the filter or the sort needs it; otherwise the page's rows sum
  * theirs from node_capacity when widened (building the lookup object was ~2 of a ~5 ms statement).
  */
-function keysWith(at: Date, f: CatalogFilters, terms: SQL[]): SQL {
+function keysWith(at: Date, f: CatalogFilters, terms: SQL[], gate?: SQL): SQL {
   const price = PRICE_COLUMN[f.pricing];
   const where = [
     sql`s.valid_from <= ${at}`,
@@ -117,10 +117,13 @@ function keysWith(at: Date, f: CatalogFilters, terms: SQL[]): SQL {
     sql`s.region_active`,
     sql`${price} is not null`,
     ...terms,
+    // With the gate folded in, nothing is read for an actor it refuses (one check, an init plan).
+    ...(gate ? [sql`exists (select 1 from a)`] : []),
   ];
   const withAvailable = keysNeedAvailable(f);
   return sql`
-  with ${withAvailable ? sql`cap as materialized (${capacitySql}),` : sql``}
+  with ${gate ? sql`a as materialized (${gate} limit 1),` : sql``}
+  ${withAvailable ? sql`cap as materialized (${capacitySql}),` : sql``}
   keys as (
     select s.instance_type_id, s.region_code, s.valid_from, s.price, s.available, ${sortColumns(splitSort(f.sort).metric)}
     from (
@@ -143,31 +146,50 @@ const pageAvailableSql = sql`coalesce(page.available, (
     where c.region_code = s.region_code and c.gpu_model_id = s.gpu_model_id and c.active
   )::int, 0)`;
 
-/** One page of offerings, widened, in the page's order; every row carries the filtered total. */
+/** The page's rows widened (specs, region, every pricing model's price) from the summary, with `allowed`. */
+function widened(f: CatalogFilters, allowed: SQL): SQL {
+  const sort2 = splitSort(f.sort).metric === "gpu" ? sql`, page.sort2` : sql``;
+  return sql`select page.instance_type_id, page.region_code, page.price, ${pageAvailableSql} as available,
+    page.total, page.sort1${sort2},
+    s.gpu_model_id, s.gpu_count, s.mig_profile, s.vcpus, s.ram_gib, s.local_disk_gib, s.gpu_model_name,
+    s.gpu_model_memory_gib, s.bf16_tflops, s.memory_bandwidth_gbps, s.tdp_watts,
+    s.market_median_usd_per_gpu_hour, s.mig_slices, s.gpu_memory_gib, s.gpu_share, s.energy_kw,
+    s.region_name, s.city, s.country, s.jurisdiction, s.pue, s.grid_gco2_per_kwh,
+    (cardinality(${allowed}) = 0 or s.jurisdiction = any(${allowed})) as allowed,
+    s.on_demand, s.spot, s.reserved_1m, s.reserved_1y
+  from page
+  join offering_summaries s on s.instance_type_id = page.instance_type_id
+    and s.region_code = page.region_code and s.valid_from = page.valid_from`;
+}
+
+/**
+ * One page of offerings, widened, in the page's order; every row carries the filtered total. `viewer`: the
+ * organization's allowed jurisdictions, or the gate's read (lib/access orgAccessSql) to fold the access check
+ * into the same statement — then the statement returns one row per offering with the gate's columns (one
+ * row with null offering columns when the page is empty), and nothing when the gate reads no row.
+ */
 export function offeringsPageQuery(
   at: Date,
-  allowed: string[],
+  viewer: string[] | SQL,
   f: CatalogFilters,
   terms: SQL[] = filterTerms(f),
 ): SQL {
-  return sql`${keysWith(at, f, terms)},
+  const gate = Array.isArray(viewer) ? undefined : viewer;
+  const page = sql`${keysWith(at, f, terms, gate)},
   page as materialized (
     select keys.*, count(*) over ()::int as total
     from keys
     order by ${orderBy(f.sort, "keys")}
     limit ${f.pageSize} offset ${(f.page - 1) * f.pageSize}
-  )
-  select page.instance_type_id, page.region_code, page.price, ${pageAvailableSql} as available, page.total,
-    s.gpu_model_id, s.gpu_count, s.mig_profile, s.vcpus, s.ram_gib, s.local_disk_gib, s.gpu_model_name,
-    s.gpu_model_memory_gib, s.bf16_tflops, s.memory_bandwidth_gbps, s.tdp_watts,
-    s.market_median_usd_per_gpu_hour, s.mig_slices, s.gpu_memory_gib, s.gpu_share, s.energy_kw,
-    s.region_name, s.city, s.country, s.jurisdiction, s.pue, s.grid_gco2_per_kwh,
-    (cardinality(${textArray(allowed)}) = 0 or s.jurisdiction = any(${textArray(allowed)})) as allowed,
-    s.on_demand, s.spot, s.reserved_1m, s.reserved_1y
-  from page
-  join offering_summaries s on s.instance_type_id = page.instance_type_id
-    and s.region_code = page.region_code and s.valid_from = page.valid_from
-  order by ${orderBy(f.sort, "page")}`;
+  )`;
+  if (Array.isArray(viewer))
+    return sql`${page}
+    ${widened(f, textArray(viewer))}
+    order by ${orderBy(f.sort, "page")}`;
+  return sql`${page}
+    select a.*, o.* from a
+    left join lateral (${widened(f, sql`a.org_allowed_jurisdictions`)}) o on true
+    order by ${orderBy(f.sort, "o")}`;
 }
 
 /** How many offerings pass the filters (for a page past the end, which has no row to carry the total). */

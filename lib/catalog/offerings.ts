@@ -1,8 +1,9 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { requireOrgAccess } from "@/lib/access";
+import { judgeOrgAccess, type OrgAccessRow, orgAccessSql, requireOrgAccess } from "@/lib/access";
 import { type Ctx, NotFoundError, nowOf, parseInput } from "@/lib/core";
 import { readDb } from "@/lib/db/client";
+import { executePrepared } from "@/lib/db/prepared";
 import {
   type Offering,
   type OfferingPage,
@@ -21,19 +22,41 @@ export type { DisallowedReason, Offering, OfferingPage } from "./offering-row";
  * availability happen in one SQL statement over offering_summaries (one row per offering and price period,
  * kept by triggers: drizzle 0028) that sorts narrow rows and widens only the page's (a second, count-only one
  * when the page is past the end); availability is summed from node_capacity (kept by triggers: drizzle 0019).
+ * The access check is read by the page statement itself (one round trip; docs/adr/0013-catalog-summary.md).
  */
 export async function listOfferings(
   ctx: Ctx,
   orgSlug: string,
   input: CatalogFilterInput = {},
 ): Promise<OfferingPage> {
-  const { org } = await requireOrgAccess(ctx, orgSlug, "viewer");
-  // Programmatic callers (API) get a ValidationError (422) for bad filters; pages use parseCatalogFilters.
-  const filters = parseInput(catalogFiltersSchema, input);
+  const parsed = catalogFiltersSchema.safeParse(input);
+  const access = ctx.actor.kind === "user" ? orgAccessSql(ctx, orgSlug) : null;
+  if (!parsed.success || !access) {
+    // The gate's own round trip first, so its errors come before a ValidationError (422) for bad filters
+    // from a programmatic caller (API); pages use parseCatalogFilters.
+    const { org } = await requireOrgAccess(ctx, orgSlug, "viewer");
+    const filters = parseInput(catalogFiltersSchema, input);
+    const at = nowOf(ctx);
+    const allowed = org.allowedJurisdictions;
+    return readOfferingPage(readDb(ctx), filters, allowed, {
+      page: offeringsPageQuery(at, allowed, filters),
+      count: () => offeringsCountQuery(at, filters),
+      prepared: true,
+    });
+  }
+  // The access check folded into the page statement (one round trip, as the chart's): the gate's verdict on
+  // its columns comes before anything else in the rows is used.
+  const filters = parsed.data;
   const at = nowOf(ctx);
+  const exec = readDb(ctx);
+  const { rows } = await executePrepared<OrgAccessRow & OfferingRow>(
+    exec,
+    offeringsPageQuery(at, access, filters),
+  );
+  const { org } = judgeOrgAccess(ctx, rows[0], "viewer");
   const allowed = org.allowedJurisdictions;
-  return readOfferingPage(readDb(ctx), filters, allowed, {
-    page: offeringsPageQuery(at, allowed, filters),
+  return readOfferingPage(exec, filters, allowed, {
+    page: rows.filter((r) => r.instance_type_id !== null),
     count: () => offeringsCountQuery(at, filters),
     prepared: true,
   });

@@ -8,12 +8,14 @@ import { allocate, clockAt, makeCatalog, restrictOrg, type TestCatalog } from ".
 let c: TestCatalog;
 let ctx: Ctx;
 let slug: string;
+let orgId: string;
 
 beforeAll(async () => {
   c = await makeCatalog();
   const tenant = await newTenant("cat");
   ctx = clockAt(tenant.ctx, c.now);
   slug = tenant.org.slug;
+  orgId = tenant.org.id;
 });
 
 const keys = (items: Offering[]) => items.map((o) => `${o.instanceTypeId}@${o.regionCode}`).sort();
@@ -138,6 +140,15 @@ describe("data residency and tenancy", () => {
     const err = await listOfferings(ctx, slug, { pageSize: 7, maxPrice: -1 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ValidationError);
     expect(Object.keys((err as ValidationError).fieldErrors).sort()).toEqual(["maxPrice", "pageSize"]);
+  });
+
+  it("refuses a member's token of another organization (the access check is folded into the page statement)", async () => {
+    const other = await newTenant("tok");
+    if (ctx.actor.kind !== "user") throw new Error("user actor");
+    const token = { ...ctx, actor: { ...ctx.actor, tokenOrgId: other.org.id } };
+    await expect(listOfferings(token, slug, mine())).rejects.toThrow(/Organization not found/);
+    const own = { ...ctx, actor: { ...ctx.actor, tokenOrgId: orgId } };
+    expect((await listOfferings(own, slug, mine())).total).toBe(14);
   });
 
   it("refuses a user who is not a member of the organization", async () => {
