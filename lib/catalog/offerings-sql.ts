@@ -131,6 +131,8 @@ function keysWith(at: Date, f: CatalogFilters, terms: SQL[], gate?: SQL): SQL {
         ${withAvailable ? sql`coalesce(((select cap.m from cap) ->> s.capacity_key)::int, 0)` : sql`null::int`} as available
       from offering_summaries s
       where ${sql.join(where, sql` and `)}
+      -- Not flattened into the sort and the filter, which would look each offering's availability up again.
+      ${withAvailable ? sql`offset 0` : sql``}
     ) s
     ${f.available ? sql`where s.available > 0` : sql``}
   )`;

@@ -199,7 +199,7 @@ function offeringsWith(at: Date, allowed: string[], f: CatalogFilters, terms: Of
 const availableOnly = (f: CatalogFilters) => (f.available ? sql`where keys.available > 0` : sql``);
 
 /** One page of offerings, widened, in the page's order; every row carries the filtered total. */
-function offeringsPageQuery(at: Date, allowed: string[], f: CatalogFilters): SQL {
+export function offeringsPageQuery(at: Date, allowed: string[], f: CatalogFilters): SQL {
   const terms = filterTerms(f);
   const models = ["on_demand", "spot", "reserved_1m", "reserved_1y"] as const;
   return sql`${offeringsWith(at, allowed, f, terms)},
