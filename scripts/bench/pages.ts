@@ -10,6 +10,14 @@ const PERF_MIN = 95;
 const A11Y_MIN = 100;
 /** Runs per scored page (the median by performance is kept); the others are measured once, for their size. */
 const RUNS = Number(process.env.FORJA_BENCH_LH_RUNS ?? 3);
+/**
+ * FORJA_BENCH_PAGES=instance,queues measures only the pages so named, each RUNS times (to iterate on one page);
+ * unset, all of them.
+ */
+const ONLY = (process.env.FORJA_BENCH_PAGES ?? "")
+  .split(",")
+  .map((name) => name.trim())
+  .filter(Boolean);
 
 type Page = { name: string; path: string; scored: boolean; signedIn: boolean };
 
@@ -144,7 +152,10 @@ export const pagesBench: Benchmark = {
     let over = 0;
     let summary = "";
     try {
-      const pages = consolePages(server.fixture.orgSlug, server.fixture.instanceId);
+      const all = consolePages(server.fixture.orgSlug, server.fixture.instanceId);
+      const pages = ONLY.length ? all.filter((p) => ONLY.includes(p.name)) : all;
+      const unknown = ONLY.filter((name) => !all.some((p) => p.name === name));
+      if (unknown.length) throw new Error(`FORJA_BENCH_PAGES names no page: ${unknown.join(", ")}`);
       print(
         `${"page".padEnd(16)} ${"perf".padStart(5)} ${"a11y".padStart(5)} ${"LCP".padStart(8)} ${"TBT".padStart(7)} ${"first JS".padStart(9)} ${"+ lazy".padStart(8)} ${"HTML".padStart(8)}`,
       );
@@ -154,7 +165,7 @@ export const pagesBench: Benchmark = {
         // One untimed request first, so the run measures the page rather than the server's first render.
         const html = await fetch(url, { headers: cookie ? { cookie } : {} }).then((r) => r.text());
         const runs: Measured[] = [];
-        for (let i = 0; i < (page.scored ? RUNS : 1); i++) runs.push(await measure(url, cookie, html));
+        for (let i = 0; i < (page.scored || ONLY.length ? RUNS : 1); i++) runs.push(await measure(url, cookie, html));
         runs.sort((a, b) => a.perf - b.perf);
         const m = runs[Math.floor(runs.length / 2)] as Measured;
         const misses = [
@@ -166,7 +177,7 @@ export const pagesBench: Benchmark = {
         if (misses.length) over++;
         print(
           `${page.name.padEnd(16)} ${String(m.perf).padStart(5)} ${String(m.a11y).padStart(5)} ${`${Math.round(m.lcpMs)} ms`.padStart(8)} ${`${Math.round(m.tbtMs)} ms`.padStart(7)} ${`${(m.jsKb - m.lazyKb).toFixed(1)} kB`.padStart(9)} ${`${m.lazyKb.toFixed(1)} kB`.padStart(8)} ${`${m.htmlKb.toFixed(1)} kB`.padStart(8)}` +
-            (page.scored && runs.length > 1
+            (runs.length > 1
               ? `  (perf of ${runs.length} runs: ${runs.map((r) => r.perf).join(", ")})`
               : "") +
             (misses.length ? `  ✗ ${misses.join("; ")}` : "  ✓"),
