@@ -38,6 +38,8 @@ test.describe("instance charts", () => {
     await expect(table.getByRole("row")).toHaveCount(2);
     // Exact values, formatted with their unit, not an empty placeholder.
     await expect(table.getByRole("row", { name: /Average of 2 GPUs/ })).toContainText(/\d+(\.\d)? %/);
+    // The picture is drawn once its place scrolls into view (recharts is fetched then), as a person looks at it.
+    await util.scrollIntoViewIfNeeded();
     await expect(util.getByRole("application", { name: "GPU utilization" })).toBeVisible();
     await expect(chart(page, "GPU memory used").getByRole("table")).toContainText("GiB");
     await expect(chart(page, "GPU power draw").getByRole("table")).toContainText(" W");

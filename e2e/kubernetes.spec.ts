@@ -69,6 +69,8 @@ test.describe("a notebook on the Kubernetes-backed region, as an admin", () => {
     expect(token.length).toBeGreaterThan(16);
 
     // Its logs from the pod log API (the kubelet's start line), its GPU from the DCGM exporter.
+    // The logs load once their section scrolls into view, as a person scrolls down to read them.
+    await page.getByRole("region", { name: "Logs", exact: true }).scrollIntoViewIfNeeded();
     await expect(page.getByRole("log", { name: "Logs" })).toContainText(/started \S+ on gpu-ams-\d/, LIVE);
     await expectGpuReadings(page, 1);
 
@@ -127,6 +129,7 @@ test.describe("a container on the Kubernetes-backed region, as a member", () => 
         .fill("echo 'epoch 1 loss=0.93' && echo 'epoch 2 loss=0.71'; sleep 3600");
     });
 
+    await page.getByRole("region", { name: "Logs", exact: true }).scrollIntoViewIfNeeded();
     const logs = page.getByRole("log", { name: "Logs" });
     await expect(logs).toContainText("epoch 2 loss=0.71", LIVE);
     await expect(logs).toContainText("epoch 1 loss=0.93");

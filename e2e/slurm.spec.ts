@@ -116,6 +116,8 @@ test.describe("a notebook on the Slurm-backed region, as a member", () => {
     const util = page.getByRole("region", { name: "GPU utilization", exact: true });
     await expect(util.getByRole("row", { name: /GPU 0/ })).toContainText(/\d+(\.\d+)? %/, LIVE);
     // Its logs: the Jupyter server's own output, from the job's stderr.
+    // The logs load once their section scrolls into view, as a person scrolls down to read them.
+    await page.getByRole("region", { name: "Logs", exact: true }).scrollIntoViewIfNeeded();
     await expect(page.getByRole("log", { name: "Logs" })).toContainText(/NotebookApp/, LIVE);
 
     await stopOnPage(page, name, LIVE.timeout);

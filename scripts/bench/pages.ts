@@ -165,7 +165,8 @@ export const pagesBench: Benchmark = {
         // One untimed request first, so the run measures the page rather than the server's first render.
         const html = await fetch(url, { headers: cookie ? { cookie } : {} }).then((r) => r.text());
         const runs: Measured[] = [];
-        for (let i = 0; i < (page.scored || ONLY.length ? RUNS : 1); i++) runs.push(await measure(url, cookie, html));
+        for (let i = 0; i < (page.scored || ONLY.length ? RUNS : 1); i++)
+          runs.push(await measure(url, cookie, html));
         runs.sort((a, b) => a.perf - b.perf);
         const m = runs[Math.floor(runs.length / 2)] as Measured;
         const misses = [
