@@ -1,8 +1,9 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getTranslations } from "next-intl/server";
-import { ChartSkeleton } from "@/components/charts/chart-skeleton";
+import { parseRange } from "@/components/charts";
 import { ShutdownWarning } from "@/components/costs/shutdown-warning";
+import { InstanceChartsLoading } from "@/components/instances/instance-charts-frame";
 import { LazyInstanceCharts } from "@/components/instances/instance-charts-lazy";
 import { InstanceDetail } from "@/components/instances/instance-detail";
 import { LazyInstanceLive } from "@/components/instances/instance-live-lazy";
@@ -37,8 +38,18 @@ async function manifestsYaml(ctx: Ctx, slug: string, id: string): Promise<string
   }
 }
 
-export default async function InstancePage({ params }: { params: Promise<{ org: string; id: string }> }) {
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
+
+export default async function InstancePage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ org: string; id: string }>;
+  searchParams: SearchParams;
+}) {
   const { org: slug, id } = await params;
+  const sp = await searchParams;
   const { ctx, role } = await getOrgPageContext(slug);
   const t = await getTranslations("Instances");
   const detail = await load(ctx, slug, id);
@@ -74,7 +85,13 @@ export default async function InstancePage({ params }: { params: Promise<{ org: 
         org={slug}
         instanceId={detail.id}
         gpuCount={detail.gpuCount}
-        fallback={<ChartSkeleton height={780} />}
+        fallback={
+          <InstanceChartsLoading
+            range={parseRange(first(sp.range), "1h")}
+            perGpu={detail.gpuCount > 1 && first(sp.gpus) === "each"}
+            gpuCount={detail.gpuCount}
+          />
+        }
       />
       {/* A notebook's logs are its Jupyter server's output (a Slurm job's stdout/stderr, a pod's log). */}
       <LazyLogsPanel
