@@ -126,27 +126,41 @@ export async function applyTransitions(
       sets.push(sql.raw(`${column} = case when v.has_${column} then v.${column} else i.${column} end`));
     }
   }
+  // The events ride in the same statement: each moved row returns its event's columns (its organization is
+  // the row's own), so the events and their webhook deliveries (lib/notify) are written from what moved, in
+  // the items' order (ordinality), without a second round trip or a second copy of the ids.
+  const reasons = items.map((t) => reasonColumns(t.reason));
+  cols.push(
+    sql`${pgArray(reasons.map((r) => r.reason))}::text[]`,
+    sql`${pgArray(reasons.map((r) => r.reason_code))}::text[]`,
+    sql`${pgArray(reasons.map((r) => toArrayElement(r.reason_params)))}::jsonb[]`,
+  );
+  names.push("ev_reason", "ev_reason_code", "ev_reason_params");
+  const timed = items.some((t) => t.at !== undefined);
+  if (timed) {
+    cols.push(sql`${pgArray(items.map((t) => (t.at ?? now).toISOString()))}::timestamptz[]`);
+    names.push("ev_at");
+  }
+  const actor = ctx.actor;
   const updated = await exec.execute<{ id: string }>(sql`
-    update instances i set ${sql.join(sets, sql`, `)}
-    from unnest(${sql.join(cols, sql`, `)}) as v(${sql.raw(names.join(", "))})
-    where i.id = v.id and i.state = v.from_state
-    returning i.id`);
+    with moved as (
+      update instances i set ${sql.join(sets, sql`, `)}
+      from unnest(${sql.join(cols, sql`, `)}) with ordinality as v(${sql.raw(names.join(", "))}, n)
+      where i.id = v.id and i.state = v.from_state
+      returning i.id, i.org_id, v.from_state, v.to_state, v.ev_reason, v.ev_reason_code, v.ev_reason_params,
+        ${timed ? sql`v.ev_at` : sql`${now}::timestamptz`} as ev_at, v.n),
+    written as (
+      insert into instance_events (org_id, instance_id, from_state, to_state, reason, reason_code, reason_params,
+                                   actor_user_id, actor_kind, at)
+      select m.org_id, m.id, m.from_state, m.to_state, m.ev_reason, m.ev_reason_code, m.ev_reason_params,
+             ${actor.kind === "user" ? actor.userId : null}::uuid, ${eventActorKind(actor)}, m.ev_at
+      from moved m order by m.n
+      returning org_id, instance_id, from_state, to_state, reason, reason_code, reason_params, at),
+    fanned as (${instanceTransitionFanOut(sql`written`)})
+    select id from moved`);
   const moved = new Set(updated.rows.map((r) => r.id));
   const done = items.filter((t) => moved.has(t.id));
   if (done.length === 0) return moved;
-
-  const events = done.map((t) => ({
-    org_id: t.orgId,
-    instance_id: t.id,
-    from_state: t.from,
-    to_state: t.to,
-    ...reasonColumns(t.reason),
-    at: (t.at ?? now).toISOString(),
-  }));
-  // The events and their webhook deliveries (lib/notify) in one statement: no extra round trip per transition.
-  await exec.execute(sql`
-    with written as (${insertEvents(ctx.actor, events)})
-    ${instanceTransitionFanOut(sql`written`)}`);
 
   const releasing = done.filter((t) => holdsCapacity(t.from) && !holdsCapacity(t.to));
   if (releasing.length > 0) {

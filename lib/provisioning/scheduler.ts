@@ -171,6 +171,16 @@ async function placeRegion(
   });
   const decisions = planPlacements({ nodes, holders, queue: requests, now: now.getTime(), spotNoticeMs });
   const nodeName = new Map(nodes.map((n) => [n.id, n.name]));
+  // One reason per node, not per placement: formatting the text is most of a transition's JavaScript.
+  const placedOn = new Map<string, ReturnType<typeof why>>();
+  const placedReason = (nodeId: string) => {
+    let r = placedOn.get(nodeId);
+    if (!r) {
+      r = why("placed", { node: nodeName.get(nodeId) ?? "?" });
+      placedOn.set(nodeId, r);
+    }
+    return r;
+  };
 
   const placements: Transition[] = decisions.placements.map((p) => {
     const inst = byId.get(p.requestId);
@@ -181,7 +191,7 @@ async function placeRegion(
       orgId: inst.orgId,
       from: "queued",
       to: "provisioning",
-      reason: why("placed", { node: nodeName.get(p.nodeId) ?? "?" }),
+      reason: placedReason(p.nodeId),
       patch: {
         nodeId: p.nodeId,
         stateDeadline: plan.at,
@@ -193,31 +203,35 @@ async function placeRegion(
     };
   });
   const moved = await applyTransitions(tx, ctx, placements);
-  // One insert for every allocation of the tick, its columns as typed arrays (unnest: no JSON to parse). The
-  // statement trigger (0017/0020) checks each GPU's node and that no GPU is double-booked.
-  const alloc = { org: [] as string[], inst: [] as string[], node: [] as string[], gpu: [] as string[] };
+  // One insert for every allocation of the tick, its columns as typed arrays (unnest: no JSON to parse): the
+  // instance, organization, node and MIG profile once per placement, each GPU with its slices and the ordinal
+  // of its placement (~6,650 placements hold ~16,400 GPUs: a third of the uuids to send and parse). The
+  // statement trigger (0017/0020/0022) checks each GPU's node and that no GPU is double-booked.
+  const owner = { org: [] as string[], inst: [] as string[], node: [] as string[], mig: [] as (string | null)[] };
+  const gpus: string[] = [];
+  const of: number[] = [];
   const slices: number[] = [];
-  const migs: (string | null)[] = [];
   for (const p of decisions.placements) {
     const inst = byId.get(p.requestId);
     if (!inst || !moved.has(p.requestId)) continue;
-    const mig = offeringOf.get(inst.instanceTypeId)?.migProfile ?? null;
+    owner.org.push(inst.orgId);
+    owner.inst.push(p.requestId);
+    owner.node.push(p.nodeId);
+    owner.mig.push(offeringOf.get(inst.instanceTypeId)?.migProfile ?? null);
     for (const a of p.alloc) {
-      alloc.org.push(inst.orgId);
-      alloc.inst.push(p.requestId);
-      alloc.node.push(p.nodeId);
-      alloc.gpu.push(a.gpuId);
+      gpus.push(a.gpuId);
+      of.push(owner.inst.length);
       slices.push(a.slices);
-      migs.push(mig);
     }
   }
-  if (slices.length > 0) {
+  if (gpus.length > 0) {
     await tx.execute(sql`
       insert into gpu_allocations (org_id, instance_id, node_id, node_gpu_id, slices, mig_profile, allocated_at)
-      select r.org_id, r.instance_id, r.node_id, r.node_gpu_id, r.slices, r.mig_profile, ${now}
-      from unnest(${uuidArray(alloc.org)}, ${uuidArray(alloc.inst)}, ${uuidArray(alloc.node)},
-                  ${uuidArray(alloc.gpu)}, ${`{${slices.join(",")}}`}::int[], ${textArray(migs)})
-        as r(org_id, instance_id, node_id, node_gpu_id, slices, mig_profile)`);
+      select p.org_id, p.instance_id, p.node_id, a.node_gpu_id, a.slices, p.mig_profile, ${now}
+      from unnest(${uuidArray(owner.org)}, ${uuidArray(owner.inst)}, ${uuidArray(owner.node)},
+                  ${textArray(owner.mig)}) with ordinality as p(org_id, instance_id, node_id, mig_profile, n)
+      join unnest(${`{${of.join(",")}}`}::int[], ${uuidArray(gpus)}, ${`{${slices.join(",")}}`}::int[])
+        as a(n, node_gpu_id, slices) on a.n = p.n`);
   }
   // Killed here, the placement transaction (transitions and allocations) is rolled back as one.
   await checkpoint("scheduler.placed");
