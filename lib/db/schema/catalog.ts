@@ -170,7 +170,9 @@ export const gpuAllocations = pgTable(
   },
   (t) => [
     index("gpu_allocations_org_idx").on(t.orgId),
-    index("gpu_allocations_instance_idx").on(t.instanceId),
+    // No index on instance_id alone (0029): every read by instance (the holders, a release, an engine's sync)
+    // reads live rows, which gpu_allocations_live_instance_gpu_key below serves; a tick paid ~16,400 entries
+    // for it, and released rows only made it grow.
     index("gpu_allocations_active_gpu_idx").on(t.nodeGpuId).where(sql`released_at is null`),
     // The database refuses a double booking itself: one live whole-GPU allocation per GPU, one live row per
     // instance × GPU; the MIG slice sum (<= 7 per GPU) is a trigger in the migrations (no index can sum).
