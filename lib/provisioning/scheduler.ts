@@ -207,7 +207,12 @@ async function placeRegion(
   // instance, organization, node and MIG profile once per placement, each GPU with its slices and the ordinal
   // of its placement (~6,650 placements hold ~16,400 GPUs: a third of the uuids to send and parse). The
   // statement trigger (0017/0020/0022) checks each GPU's node and that no GPU is double-booked.
-  const owner = { org: [] as string[], inst: [] as string[], node: [] as string[], mig: [] as (string | null)[] };
+  const owner = {
+    org: [] as string[],
+    inst: [] as string[],
+    node: [] as string[],
+    mig: [] as (string | null)[],
+  };
   const gpus: string[] = [];
   const of: number[] = [];
   const slices: number[] = [];
