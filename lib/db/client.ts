@@ -1,5 +1,5 @@
-import { sql } from "drizzle-orm";
-import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
+import { type SQL, sql } from "drizzle-orm";
+import { drizzle, type NodePgDatabase, NodePgSession, NodePgTransaction } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import * as schema from "./schema";
 
@@ -30,6 +30,10 @@ export function getPool(): pg.Pool {
     h.pool = new pg.Pool({
       connectionString: databaseUrl(),
       max: Number(process.env.DATABASE_POOL_MAX ?? 10),
+      // node-postgres writes a query as soon as it is asked instead of after the previous one's answer
+      // (https://node-postgres.com/features/pipelining); code that awaits each query, as everything here
+      // does, runs exactly as before. readCommittedTxFrom relies on it to send BEGIN with the first statement.
+      pipeline: true,
     });
     h.pool.on("error", (err) => console.error("[db] idle client error", err));
   }
@@ -114,6 +118,61 @@ export function inReadCommittedTx<C extends { tx?: Executor }, T>(
 ): Promise<T> {
   return withReadCommittedTx(ctx.tx, (tx) => fn({ ...ctx, tx }));
 }
+
+/**
+ * withReadCommittedTx for a short transaction whose first statement is a read known before it opens (launch:
+ * the access gate and every fact in one statement, which also takes the quota lock): a new transaction's
+ * BEGIN is written together with that statement — one round trip less — and `fn` gets the statement's rows
+ * with the context. BEGIN is answered before the statement: if it failed, the statement ran on its own (a
+ * read, and a transaction-scoped lock it took ended with it) and nothing else is sent. In the caller's
+ * transaction (READ COMMITTED, as withReadCommittedTx checks) the statement simply runs first.
+ * `prepared`: run the statement as a named prepared statement (lib/db/prepared.ts).
+ */
+export async function readCommittedTxFrom<C extends { tx?: Executor }, R extends Record<string, unknown>, T>(
+  ctx: C,
+  first: { query: SQL; run: (tx: Tx, query: SQL) => Promise<{ rows: R[] }> },
+  fn: (c: C & { tx: Tx }, rows: R[]) => Promise<T>,
+): Promise<T> {
+  if (ctx.tx && isTx(ctx.tx)) {
+    return withReadCommittedTx(ctx.tx, async (tx) =>
+      fn({ ...ctx, tx }, (await first.run(tx, first.query)).rows),
+    );
+  }
+  const base = getDb() as unknown as { dialect: DrizzleDialect; session: DrizzleSession };
+  const client = await getPool().connect();
+  const session = new NodePgSession(client, base.dialect, base.session.schema, base.session.options);
+  const tx = new NodePgTransaction(base.dialect, session, base.session.schema) as unknown as Tx;
+  const begin = client.query("begin isolation level read committed");
+  const read = first.run(tx, first.query);
+  // Both are awaited below; until then a rejection must not count as unhandled.
+  begin.catch(() => {});
+  read.catch(() => {});
+  let result: T;
+  try {
+    await begin;
+    result = await fn({ ...ctx, tx }, (await read).rows);
+  } catch (error) {
+    await read.catch(() => {});
+    await client.query("rollback").catch(() => {});
+    client.release();
+    throw error;
+  }
+  try {
+    await client.query("commit");
+  } catch (error) {
+    await client.query("rollback").catch(() => {});
+    client.release();
+    throw error;
+  }
+  client.release();
+  return result;
+}
+
+type DrizzleDialect = ConstructorParameters<typeof NodePgSession>[1];
+type DrizzleSession = {
+  schema: ConstructorParameters<typeof NodePgSession>[2];
+  options: ConstructorParameters<typeof NodePgSession>[3];
+};
 
 function isTx(exec: Executor): exec is Tx {
   return "rollback" in exec;

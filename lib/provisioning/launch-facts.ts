@@ -51,7 +51,7 @@ const NOTHING: Omit<LaunchFacts, "access"> = {
   quotaLocked: false,
 };
 
-type FactsRow = OfferingRow &
+export type FactsRow = OfferingRow &
   OrgAccessRow & {
     suspension_reason: string | null;
     project_id: string | null;
@@ -68,33 +68,36 @@ type FactsRow = OfferingRow &
     quota_locked: boolean | null;
   };
 
+export type LaunchFactsInput = {
+  /** lib/access orgAccessSql for the organization. */
+  access: SQL;
+  project: string;
+  regionCode: string;
+  instanceTypeId: string;
+  imageId: string;
+  pricingModel: PricingModelDb | null;
+  now: Date;
+};
+
+/** Runs launchFactsQuery's statement. */
+export function runLaunchFacts(tx: Tx, query: SQL): Promise<{ rows: FactsRow[] }> {
+  // Prepared: its planning took longer than running it (issue 13).
+  return executePrepared<FactsRow>(tx, query);
+}
+
 /**
  * The organization as the access gate reads it, and the project (by id or slug, in that organization),
- * region, offering, image, current price, suspension, policy and budget-cap facts of a launch in one round
- * trip: launch used to read them one statement each, and round trips were most of its cost. No row for the
+ * region, offering, image, current price, suspension, policy and budget-cap facts of a launch in one
+ * statement: launch used to read them one statement each, and round trips were most of its cost. Run by
+ * runLaunchFacts (launch sends it with its transaction's BEGIN) and read by launchFactsOf: no row for the
  * gate (the slug names nothing this actor belongs to) → only `access` is undefined; nothing else was read.
  */
-export async function readLaunchFacts(
-  tx: Tx,
-  q: {
-    /** lib/access orgAccessSql for the organization. */
-    access: SQL;
-    project: string;
-    regionCode: string;
-    instanceTypeId: string;
-    imageId: string;
-    pricingModel: PricingModelDb | null;
-    now: Date;
-  },
-): Promise<LaunchFacts> {
+export function launchFactsQuery(q: LaunchFactsInput): SQL {
   const projectMatch = UUID.test(q.project) ? sql`p.id = ${q.project}::uuid` : sql`p.slug = ${q.project}`;
   const price = q.pricingModel
     ? currentPriceSql(q.instanceTypeId, q.regionCode, q.pricingModel, q.now)
     : sql`null::numeric`;
-  // Prepared: its planning took longer than running it (issue 13).
-  const res = await executePrepared<FactsRow>(
-    tx,
-    sql`
+  return sql`
     select a.*, ${suspensionReasonSql(sql`a.org_id`)} as suspension_reason,
       p.id as project_id,
       r.code as region_code, r.active as region_active, r.jurisdiction,
@@ -110,9 +113,11 @@ export async function readLaunchFacts(
     left join projects p on p.org_id = a.org_id and ${projectMatch}
     left join regions r on r.code = ${q.regionCode}
     left join (instance_types t join gpu_models m on m.id = t.gpu_model_id) on t.id = ${q.instanceTypeId}
-    left join images img on img.id = ${q.imageId}`,
-  );
-  const f = res.rows[0];
+    left join images img on img.id = ${q.imageId}`;
+}
+
+/** launchFactsQuery's row as facts. */
+export function launchFactsOf(f: FactsRow | undefined): LaunchFacts {
   if (!f) return { ...NOTHING, access: undefined };
   return {
     // The row carries the gate's columns (a.*); judgeOrgAccess reads only those.

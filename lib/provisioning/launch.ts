@@ -15,7 +15,7 @@ import {
   parseInput,
   ValidationError,
 } from "@/lib/core";
-import { inReadCommittedTx } from "@/lib/db/client";
+import { readCommittedTxFrom } from "@/lib/db/client";
 import { instances } from "@/lib/db/schema";
 import {
   type AdmissionStandingRow,
@@ -26,7 +26,7 @@ import {
 import { why } from "./event-reasons";
 import { LAUNCH_FIELD_MESSAGES } from "./field-messages";
 import { acceleratorOfVendor } from "./images";
-import { readLaunchFacts } from "./launch-facts";
+import { launchFactsOf, launchFactsQuery, runLaunchFacts } from "./launch-facts";
 import { insertLaunched } from "./lifecycle";
 import { currentPrice, type PricingModelDb } from "./offerings";
 import { preemptForPriority } from "./preempt";
@@ -60,30 +60,31 @@ function invalid(errors: FieldIssues): ValidationError {
  * and returns at once; the scheduler places it. Any refusal writes nothing.
  */
 export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<LaunchResult> {
-  return inReadCommittedTx(ctx, async (c) => {
+  const now = nowOf(ctx);
+  let spec: LaunchSpec;
+  try {
+    spec = parseInput(launchSpecSchema, raw);
+  } catch (invalidBody) {
+    // Authorize before validating: a viewer's (or a stranger's) bad body is a 403/404, not a field list.
+    await requireOrgAccessOrSystem(ctx, orgSlug, "member");
+    throw invalidBody;
+  }
+  // One read for the access gate and every fact below (round trips were most of launch's cost), judged in
+  // the order they were checked one statement each; it travels with the transaction's BEGIN.
+  const access = orgAccessSql(ctx, orgSlug);
+  if (!access) throw new NotFoundError("Organization");
+  const factsQuery = launchFactsQuery({
+    access,
+    project: spec.project,
+    regionCode: spec.region,
+    instanceTypeId: spec.instanceType,
+    imageId: spec.image,
+    pricingModel: spec.pricingModel === "reserved" ? null : spec.pricingModel,
+    now,
+  });
+  return readCommittedTxFrom(ctx, { query: factsQuery, run: runLaunchFacts }, async (c, rows) => {
     const { tx } = c;
-    const now = nowOf(ctx);
-    let spec: LaunchSpec;
-    try {
-      spec = parseInput(launchSpecSchema, raw);
-    } catch (invalidBody) {
-      // Authorize before validating: a viewer's (or a stranger's) bad body is a 403/404, not a field list.
-      await requireOrgAccessOrSystem(c, orgSlug, "member");
-      throw invalidBody;
-    }
-    // One read for the access gate and every fact below (round trips were most of launch's cost), judged in
-    // the order they were checked one statement each.
-    const access = orgAccessSql(c, orgSlug);
-    if (!access) throw new NotFoundError("Organization");
-    const facts = await readLaunchFacts(tx, {
-      access,
-      project: spec.project,
-      regionCode: spec.region,
-      instanceTypeId: spec.instanceType,
-      imageId: spec.image,
-      pricingModel: spec.pricingModel === "reserved" ? null : spec.pricingModel,
-      now,
-    });
+    const facts = launchFactsOf(rows[0]);
     const { org, role } = judgeOrgAccess(c, facts.access, "member");
     refuseIfSuspended(facts.suspensionReason);
 
