@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { ok } from "../client";
+import { everyPage, ok } from "../client";
 import { CliError, EXIT } from "../errors";
 import { action, examples } from "../kit";
 import { emit, table, usd } from "../output";
@@ -128,13 +128,22 @@ export function registerUsage(program: Command) {
       .action(
         action(async ({ opts, session }) => {
           const { api, org } = await session();
+          // Every page: a catalog of 8 models in 9 regions already lists 72 quotas, past one page's 50.
           const [quotas, requests] = await Promise.all([
-            ok(api.GET("/orgs/{org}/quotas", { params: { path: { org } } })),
-            ok(api.GET("/orgs/{org}/quota-requests", { params: { path: { org } } })),
+            everyPage((cursor) =>
+              api.GET("/orgs/{org}/quotas", {
+                params: { path: { org }, query: { limit: 100, cursor } as never },
+              }),
+            ),
+            everyPage((cursor) =>
+              api.GET("/orgs/{org}/quota-requests", {
+                params: { path: { org }, query: { limit: 100, cursor } as never },
+              }),
+            ),
           ]);
           emit(
             opts,
-            { quotas: quotas.items, requests: requests.items },
+            { quotas, requests },
             (q) =>
               `${table(q.quotas, [
                 { header: "GPU", value: (r) => r.gpuModelId },

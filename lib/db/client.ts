@@ -138,10 +138,8 @@ export async function readCommittedTxFrom<C extends { tx?: Executor }, R extends
       fn({ ...ctx, tx }, (await first.run(tx, first.query)).rows),
     );
   }
-  const base = getDb() as unknown as { dialect: DrizzleDialect; session: DrizzleSession };
   const client = await getPool().connect();
-  const session = new NodePgSession(client, base.dialect, base.session.schema, base.session.options);
-  const tx = new NodePgTransaction(base.dialect, session, base.session.schema) as unknown as Tx;
+  const tx = txOn(client);
   const begin = client.query("begin isolation level read committed");
   const read = first.run(tx, first.query);
   // Both are awaited below; until then a rejection must not count as unhandled.
@@ -166,6 +164,22 @@ export async function readCommittedTxFrom<C extends { tx?: Executor }, R extends
   }
   client.release();
   return result;
+}
+
+/**
+ * A drizzle transaction handle on one pooled connection, made once per connection: it holds nothing but
+ * the connection, and building one (drizzle's database object) cost about as much as a short statement.
+ */
+const txByClient = new WeakMap<pg.PoolClient, Tx>();
+function txOn(client: pg.PoolClient): Tx {
+  let tx = txByClient.get(client);
+  if (!tx) {
+    const base = getDb() as unknown as { dialect: DrizzleDialect; session: DrizzleSession };
+    const session = new NodePgSession(client, base.dialect, base.session.schema, base.session.options);
+    tx = new NodePgTransaction(base.dialect, session, base.session.schema) as unknown as Tx;
+    txByClient.set(client, tx);
+  }
+  return tx;
 }
 
 type DrizzleDialect = ConstructorParameters<typeof NodePgSession>[1];

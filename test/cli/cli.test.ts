@@ -24,7 +24,7 @@ import {
   notebookSpec,
   type TestFleet,
 } from "@/lib/provisioning/__tests__/fixtures";
-import { createQuotaRequest, getQuotaPolicy } from "@/lib/quotas";
+import { createQuotaRequest, getQuotaPolicy, listOrgQuotas } from "@/lib/quotas";
 import { seedServiceHistory } from "@/lib/services/__tests__/history";
 import { createApiToken } from "@/lib/tenancy";
 import { startApiServer } from "@/test/support/http-app";
@@ -438,6 +438,8 @@ maxReplicas: ${max}
     expect(both.quotas).toContainEqual(
       expect.objectContaining({ gpuModelId: "h100", regionCode: fleet.region, nominalGpus: 16 }),
     );
+    // Every page of them: the suite's database prices more model × region pairs than one page (50) holds.
+    expect(both.quotas).toHaveLength((await listOrgQuotas(q.ctx, q.slug)).length);
     expect(both.requests.map((r) => r.id)).toEqual([made.id]);
     const human = await run(["quotas"], { env });
     expect(human.stdout).toMatch(/NOMINAL[\s\S]*Requests:/);
