@@ -126,7 +126,7 @@ export function inReadCommittedTx<C extends { tx?: Executor }, T>(
  * with the context. BEGIN is answered before the statement: if it failed, the statement ran on its own (a
  * read, and a transaction-scoped lock it took ended with it) and nothing else is sent. In the caller's
  * transaction (READ COMMITTED, as withReadCommittedTx checks) the statement simply runs first.
- * `prepared`: run the statement as a named prepared statement (lib/db/prepared.ts).
+ * `first.run` runs `first.query` (e.g. as a named prepared statement, lib/db/prepared.ts).
  */
 export async function readCommittedTxFrom<C extends { tx?: Executor }, R extends Record<string, unknown>, T>(
   ctx: C,
@@ -145,25 +145,18 @@ export async function readCommittedTxFrom<C extends { tx?: Executor }, R extends
   // Both are awaited below; until then a rejection must not count as unhandled.
   begin.catch(() => {});
   read.catch(() => {});
-  let result: T;
   try {
     await begin;
-    result = await fn({ ...ctx, tx }, (await read).rows);
-  } catch (error) {
-    await read.catch(() => {});
-    await client.query("rollback").catch(() => {});
-    client.release();
-    throw error;
-  }
-  try {
+    const result = await fn({ ...ctx, tx }, (await read).rows);
     await client.query("commit");
+    return result;
   } catch (error) {
+    // Answered after the read (one connection answers in order), so nothing of it is left behind.
     await client.query("rollback").catch(() => {});
-    client.release();
     throw error;
+  } finally {
+    client.release();
   }
-  client.release();
-  return result;
 }
 
 /**
