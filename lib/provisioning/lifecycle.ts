@@ -141,23 +141,17 @@ export async function applyTransitions(
     cols.push(sql`${pgArray(items.map((t) => (t.at ?? now).toISOString()))}::timestamptz[]`);
     names.push("ev_at");
   }
-  const actor = ctx.actor;
   const updated = await exec.execute<{ id: string }>(sql`
     with moved as (
       update instances i set ${sql.join(sets, sql`, `)}
       from unnest(${sql.join(cols, sql`, `)}) with ordinality as v(${sql.raw(names.join(", "))}, n)
       where i.id = v.id and i.state = v.from_state
-      returning i.id, i.org_id, v.from_state, v.to_state, v.ev_reason, v.ev_reason_code, v.ev_reason_params,
-        ${timed ? sql`v.ev_at` : sql`${now}::timestamptz`} as ev_at, v.n),
-    written as (
-      insert into instance_events (org_id, instance_id, from_state, to_state, reason, reason_code, reason_params,
-                                   actor_user_id, actor_kind, at)
-      select m.org_id, m.id, m.from_state, m.to_state, m.ev_reason, m.ev_reason_code, m.ev_reason_params,
-             ${actor.kind === "user" ? actor.userId : null}::uuid, ${eventActorKind(actor)}, m.ev_at
-      from moved m order by m.n
-      returning org_id, instance_id, from_state, to_state, reason, reason_code, reason_params, at),
+      returning i.org_id, i.id as instance_id, v.from_state, v.to_state, v.ev_reason as reason,
+        v.ev_reason_code as reason_code, v.ev_reason_params as reason_params,
+        ${timed ? sql`v.ev_at` : sql`${now}::timestamptz`} as at, v.n),
+    written as (${insertEventsFrom(ctx.actor, sql`moved e`, sql`e.n`)}),
     fanned as (${instanceTransitionFanOut(sql`written`)})
-    select id from moved`);
+    select instance_id as id from moved`);
   const moved = new Set(updated.rows.map((r) => r.id));
   const done = items.filter((t) => moved.has(t.id));
   if (done.length === 0) return moved;
@@ -182,16 +176,27 @@ type EventRow = {
 /** The insert of instance_events rows by one actor, returning what the webhook fan-out reads. */
 function insertEvents(actor: Actor, events: EventRow[]): SQL {
   const col = (f: (e: EventRow) => unknown) => pgArray(events.map((e) => toArrayElement(f(e))));
+  return insertEventsFrom(
+    actor,
+    sql`unnest(${col((e) => e.org_id)}::uuid[], ${col((e) => e.instance_id)}::uuid[],
+                ${col((e) => e.from_state)}::instance_state[], ${col((e) => e.to_state)}::instance_state[],
+                ${col((e) => e.reason)}::text[], ${col((e) => e.reason_code)}::text[],
+                ${col((e) => e.reason_params)}::jsonb[], ${col((e) => e.at)}::timestamptz[])
+      as e(org_id, instance_id, from_state, to_state, reason, reason_code, reason_params, at)`,
+  );
+}
+
+/**
+ * The events of `source` (a relation `e` with the columns org_id, instance_id, from_state, to_state, reason,
+ * reason_code, reason_params, at), by `actor`, in `order` when given; returns what the webhook fan-out reads.
+ */
+function insertEventsFrom(actor: Actor, source: SQL, order?: SQL): SQL {
   return sql`
     insert into instance_events (org_id, instance_id, from_state, to_state, reason, reason_code, reason_params,
                                  actor_user_id, actor_kind, at)
     select e.org_id, e.instance_id, e.from_state, e.to_state, e.reason, e.reason_code, e.reason_params,
            ${actor.kind === "user" ? actor.userId : null}::uuid, ${eventActorKind(actor)}, e.at
-    from unnest(${col((e) => e.org_id)}::uuid[], ${col((e) => e.instance_id)}::uuid[],
-                ${col((e) => e.from_state)}::instance_state[], ${col((e) => e.to_state)}::instance_state[],
-                ${col((e) => e.reason)}::text[], ${col((e) => e.reason_code)}::text[],
-                ${col((e) => e.reason_params)}::jsonb[], ${col((e) => e.at)}::timestamptz[])
-      as e(org_id, instance_id, from_state, to_state, reason, reason_code, reason_params, at)
+    from ${source}${order ? sql` order by ${order}` : sql``}
     returning org_id, instance_id, from_state, to_state, reason, reason_code, reason_params, at`;
 }
 
