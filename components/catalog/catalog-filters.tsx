@@ -45,8 +45,17 @@ export function CatalogFilters({ filters, gpuModels, clearHref }: Props) {
   const typing = useRef<ReturnType<typeof setTimeout> | null>(null);
 
   // Back/forward change the URL under us: show what the URL says, without remounting (focus stays put).
+  // Only a key that differs from the last one shown resets the form: on mount the form already shows it, and a
+  // value typed while the page hydrated (its change handler runs before this effect) must not be wiped. While
+  // an edit waits to be pushed, the URL arriving from an earlier push is older than the form: keep the form.
   const key = JSON.stringify(valuesOf(filters));
-  useEffect(() => setValues(JSON.parse(key) as Values), [key]);
+  const shown = useRef(key);
+  useEffect(() => {
+    if (key === shown.current) return;
+    shown.current = key;
+    if (typing.current) return;
+    setValues(JSON.parse(key) as Values);
+  }, [key]);
 
   function navigate() {
     const form = formRef.current;
@@ -61,12 +70,19 @@ export function CatalogFilters({ filters, gpuModels, clearHref }: Props) {
     setValues((v) => ({ ...v, [name]: value }));
     if (typing.current) clearTimeout(typing.current);
     // Wait for the state to reach the DOM before reading the form.
-    typing.current = setTimeout(navigate, debounce ? 600 : 0);
+    typing.current = setTimeout(
+      () => {
+        typing.current = null;
+        navigate();
+      },
+      debounce ? 600 : 0,
+    );
   }
 
   function submit(e: FormEvent) {
     e.preventDefault();
     if (typing.current) clearTimeout(typing.current);
+    typing.current = null;
     navigate();
   }
 
