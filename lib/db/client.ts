@@ -1,3 +1,4 @@
+import type { Writable } from "node:stream";
 import { type SQL, sql } from "drizzle-orm";
 import { drizzle, type NodePgDatabase, NodePgSession, NodePgTransaction } from "drizzle-orm/node-postgres";
 import pg from "pg";
@@ -140,8 +141,20 @@ export async function readCommittedTxFrom<C extends { tx?: Executor }, R extends
   }
   const client = await getPool().connect();
   const tx = txOn(client);
-  const begin = client.query("begin isolation level read committed");
-  const read = first.run(tx, first.query);
+  // Corked, BEGIN and the statement leave in one write (one system call for both sides instead of two: on
+  // loopback a write was ~0.1 ms of launch's CPU). Both are put on the wire synchronously (pipelining, and
+  // drizzle reaches client.query without awaiting), so uncorking right after sends them together.
+  const stream = (client as unknown as { connection: { stream: Pick<Writable, "cork" | "uncork"> } })
+    .connection.stream;
+  stream.cork();
+  let begin: Promise<unknown>;
+  let read: Promise<{ rows: R[] }>;
+  try {
+    begin = client.query("begin isolation level read committed");
+    read = first.run(tx, first.query);
+  } finally {
+    stream.uncork();
+  }
   // Both are awaited below; until then a rejection must not count as unhandled.
   begin.catch(() => {});
   read.catch(() => {});

@@ -10,16 +10,30 @@ const T = sql.raw(table);
 const run = (tx: Tx, q: ReturnType<typeof sql>) => executePrepared<Record<string, unknown>>(tx, q);
 
 /** The wire of the next connection the pool hands out: "w" per write, "r" per read, in order. */
-async function recordingWire<T>(body: () => Promise<T>): Promise<{ result: T; roundTrips: number }> {
+async function recordingWire<T>(
+  body: () => Promise<T>,
+): Promise<{ result: T; roundTrips: number; syscalls: number }> {
   const pool = getPool();
   const connect = pool.connect.bind(pool) as () => Promise<pg.PoolClient>;
   const log: string[] = [];
+  let syscalls = 0;
   let undo = () => {};
   (pool as unknown as { connect: () => Promise<pg.PoolClient> }).connect = async () => {
     const client = await connect();
     const stream = (
       client as unknown as { connection: { stream: NodeJS.WritableStream & NodeJS.ReadableStream } }
     ).connection.stream;
+    // What reaches the socket: one call of _write or _writev per system call (corked writes are batched).
+    const sock = stream as unknown as Record<"_write" | "_writev", (...x: unknown[]) => unknown>;
+    const [w1, wv] = [sock._write, sock._writev];
+    sock._write = function (this: unknown, ...a: unknown[]) {
+      syscalls++;
+      return w1.apply(this, a);
+    };
+    sock._writev = function (this: unknown, ...a: unknown[]) {
+      syscalls++;
+      return wv.apply(this, a);
+    };
     const write = stream.write;
     stream.write = function (this: unknown, ...a: unknown[]) {
       log.push("w");
@@ -28,6 +42,8 @@ async function recordingWire<T>(body: () => Promise<T>): Promise<{ result: T; ro
     const onData = () => log.push("r");
     stream.prependListener("data", onData);
     undo = () => {
+      sock._write = w1;
+      sock._writev = wv;
       stream.write = write;
       stream.removeListener("data", onData);
     };
@@ -37,7 +53,7 @@ async function recordingWire<T>(body: () => Promise<T>): Promise<{ result: T; ro
     const result = await body();
     // A round trip: writes, then the answer read before the next write.
     const roundTrips = log.join("").replace(/w+/g, "w").replace(/r+/g, "r").split("wr").length - 1;
-    return { result, roundTrips };
+    return { result, roundTrips, syscalls };
   } finally {
     (pool as unknown as { connect: typeof connect }).connect = connect;
     undo();
@@ -52,9 +68,9 @@ afterAll(async () => {
 });
 
 describe("readCommittedTxFrom", () => {
-  it("sends BEGIN with the first statement: one READ COMMITTED transaction in three round trips, not four", async () => {
+  it("sends BEGIN with the first statement: one READ COMMITTED transaction in three round trips and three writes", async () => {
     const first = sql`select pg_current_xact_id()::text as xact, current_setting('transaction_isolation') as level`;
-    const { result, roundTrips } = await recordingWire(() =>
+    const { result, roundTrips, syscalls } = await recordingWire(() =>
       readCommittedTxFrom({}, { query: first, run }, async (c, rows) => {
         const later = await c.tx.execute<{ xact: string }>(
           sql`insert into ${T} (note) values ('committed') returning pg_current_xact_id()::text as xact`,
@@ -66,6 +82,8 @@ describe("readCommittedTxFrom", () => {
     expect(result.later).toBe(result.first?.xact);
     // begin + first statement, the insert, commit.
     expect(roundTrips).toBe(3);
+    // …and BEGIN leaves in the same write (system call) as the first statement: three writes, not four.
+    expect(syscalls).toBe(3);
     const rows = await getDb().execute(sql`select note from ${T} where note = 'committed'`);
     expect(rows.rows).toHaveLength(1);
   });
