@@ -47,13 +47,22 @@ export type ChartQueryInput = {
   to: Date;
 };
 
-/** The chart statement's one row: bin indexes from the window's first bin, each GPU's and the average's values. */
+/**
+ * The chart statement's one row: bin indexes from the window's first bin, each GPU's and the average's values.
+ * A bin that is one whole level row comes apart (lk, lv, la), its GPUs' values as the level stores them.
+ */
 export type ChartRow = {
-  /** Bin k starts at firstBin + k × bin; the bins with any data, in the same order as every values array. */
+  /** Bin k starts at firstBin + k × bin; the grouped bins with any data, in the same order as every values array. */
   k: number[] | null;
   /** Per GPU (index = gpu_index), the value of each bin in k; null where that GPU reported nothing. */
   gpus: Array<Array<number | null> | null>;
   avg: Array<number | null> | null;
+  /** Bins that are one level row holding every GPU (bin width = level, the 1 h, 6 h and 7 d charts). */
+  lk: number[] | null;
+  /** Per bin in lk, every GPU's value as a real (float4: Math.fround of it is the stored value exactly). */
+  lv: number[][] | null;
+  /** Per bin in lk, the all-GPU average. */
+  la: number[] | null;
   mean: number | null;
   peak: number | null;
 };
@@ -74,7 +83,9 @@ export type ChartRow = {
  * level row into a row per GPU and grouping those (GROUPING SETS, then a sort and json_agg per series) cost
  * ~11 ms for 8 GPUs over 7 days, mostly per-row executor work on 4,500 rows; pivoted the same chart groups ~600
  * rows. A level row holding every GPU in order (the usual case) is read by subscript; one missing a GPU goes
- * through unnest with the raw tail.
+ * through unnest with the raw tail. Where a bin is one level bucket wide (1 h, 6 h, 7 d), such a row is its bin
+ * and skips the GROUP BY, its GPUs' values returned as the stored reals (lk, lv, la); issue 13: for 8 GPUs over
+ * 7 days the grouping of those ~500 rows and writing ~4,000 8-byte floats were ~1 ms of a ~4 ms statement.
  */
 export function chartQuery(q: ChartQueryInput): SQL {
   const W = q.gpuCount;
@@ -102,6 +113,16 @@ export function chartQuery(q: ChartQueryInput): SQL {
       ${sql.raw(G.map((g) => `l.samples[${g + 1}]`).join(" + "))} as nt,
       ${sql.raw(G.map((g) => `${avg}[${g + 1}]::float8 * l.samples[${g + 1}]`).join(" + "))} as wt,
       greatest(${sql.raw(G.map((g) => `${max}[${g + 1}]`).join(", "))})::float8 as x
+    from metric_chart_levels l where ${scope(lvl, lo, hi)} and ${dense}`;
+  // The dense level rows as their own bins: a bin's value over one row, sum(w) / sum(n), is (avg × n) / n, which
+  // is avg exactly (a real times a sample count is exact in float8), so each row's GPUs are its avg array as it
+  // is, written as reals (shorter to write and parse than 8-byte floats, and recovered exactly by the reader);
+  // its all-GPU sums are the row's.
+  const ownBinPart = (lvl: number, lo: SQL, hi: SQL) => sql`
+    select ${sql.raw(G.map((g) => `null::float8 as v${g}`).join(", "))}, ${kOf("l.bucket")} as k,
+      ${sql.raw(G.map((g) => `${avg}[${g + 1}]::float8 * l.samples[${g + 1}]`).join(" + "))} as wt,
+      ${sql.raw(G.map((g) => `l.samples[${g + 1}]`).join(" + "))} as nt,
+      greatest(${sql.raw(G.map((g) => `${max}[${g + 1}]`).join(", "))})::float8 as x, ${sql.raw(avg)} as lv
     from metric_chart_levels l where ${scope(lvl, lo, hi)} and ${dense}`;
   const sparsePart = (lvl: number, lo: SQL, hi: SQL) => sql`
     select x.gpu, l.bucket as at, l.samples[x.i] as n, ${sql.raw(avg)}[x.i]::float8 * l.samples[x.i] as w,
@@ -140,6 +161,13 @@ export function chartQuery(q: ChartQueryInput): SQL {
   const levelHi = fine ? e1 : e2;
   const rawCol = sql.raw(`m.${q.col.raw}`);
   const at = (g: number, v: string) => `case when p.gpu = ${g} then ${v} end`;
+  // A bin one level bucket wide (the 1 h, 6 h and 7 d charts' own bins): a whole level row is its bin, so
+  // its GPUs' values are the row's own and only the sparse rows and the edge go through the GROUP BY.
+  const ownBins = bin === q.level;
+  const grouped = sql`
+      select ${sql.raw(G.map((g) => `sum(s.w${g}) / sum(s.n${g}) as v${g}`).join(", "))},
+        s.k, sum(s.wt) as wt, sum(s.nt) as nt, max(s.x) as x, null::real[] as lv
+      from s group by s.k`;
   return sql`
     with edges as materialized (${edges}),
     -- One row per GPU and source row: level rows missing a GPU, and the raw tail (a descent per GPU).
@@ -152,21 +180,25 @@ export function chartQuery(q: ChartQueryInput): SQL {
         and m.at >= ${e2} and m.at <= ${q.to} and m.org_id = ${q.orgId}
     ),
     s as (
-      ${densePart(q.level, sql`${q.from}`, levelHi)}
-      ${fine ? sql`union all ${densePart(60, e1, e2)}` : sql``}
-      union all
-      select ${kOf("p.at")}, ${sql.raw(G.map((g) => `${at(g, "p.n")}, ${at(g, "p.w")}`).join(", "))},
-        p.n, p.w, p.x
+      ${ownBins ? sql`` : sql`${densePart(q.level, sql`${q.from}`, levelHi)} union all`}
+      ${fine ? sql`${densePart(60, e1, e2)} union all` : sql``}
+      select ${kOf("p.at")} as k,
+        ${sql.raw(G.map((g) => `${at(g, "p.n")} as n${g}, ${at(g, "p.w")} as w${g}`).join(", "))},
+        p.n as nt, p.w as wt, p.x
       from p
     ),
     b as (
-      select ${sql.raw(G.map((g) => `sum(s.w${g}) / sum(s.n${g}) as v${g}`).join(", "))},
-        s.k, sum(s.wt) as wt, sum(s.nt) as nt, max(s.x) as x
-      from s group by s.k
+      ${grouped}
+      ${ownBins ? sql`union all ${ownBinPart(q.level, sql`${q.from}`, levelHi)}` : sql``}
     )
-    -- One aggregate node: every json_agg sees the bins in the same order, so k[j] and each values[j] pair up.
-    select json_agg(b.k) as k, json_build_array(${sql.raw(G.map((g) => `json_agg(b.v${g})`).join(", "))}) as gpus,
-      json_agg(b.wt / b.nt) as avg, sum(b.wt) / sum(b.nt) as mean, max(b.x) as peak
+    -- One aggregate node: every json_agg sees the bins in the same order, so k[j] and each values[j] pair up
+    -- (likewise lk, lv and la: the same filter).
+    select json_agg(b.k) filter (where b.lv is null) as k,
+      json_build_array(${sql.raw(G.map((g) => `json_agg(b.v${g}) filter (where b.lv is null)`).join(", "))}) as gpus,
+      json_agg(b.wt / b.nt) filter (where b.lv is null) as avg,
+      json_agg(b.k) filter (where b.lv is not null) as lk, json_agg(b.lv) filter (where b.lv is not null) as lv,
+      json_agg(b.wt / b.nt) filter (where b.lv is not null) as la,
+      sum(b.wt) / sum(b.nt) as mean, max(b.x) as peak
     from b`;
 }
 

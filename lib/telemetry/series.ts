@@ -119,24 +119,32 @@ export async function utilizationSeries(
   // Shape only: the aggregation happened in SQL; here the bins without data become explicit nulls (gaps).
   const firstBin = Math.floor(fromMs / binMs) * binMs;
   const bins = Math.floor(now.getTime() / binMs) - firstBin / binMs + 1;
-  const series = (values: Array<number | null> | null | undefined): SeriesPoint[] => {
-    const points = Array.from(
-      { length: bins },
-      (_, k): SeriesPoint => ({ t: firstBin + k * binMs, v: null }),
-    );
-    const ks = chart?.k ?? [];
+  const emptySeries = () =>
+    Array.from({ length: bins }, (_, k): SeriesPoint => ({ t: firstBin + k * binMs, v: null }));
+  const gpus = Array.from({ length: gpuCount }, (_, gpuIndex) => ({ gpuIndex, points: emptySeries() }));
+  const average = emptySeries();
+  const fill = (points: SeriesPoint[], ks: number[], values: Array<number | null> | null | undefined) => {
     if (values)
       for (let j = 0; j < ks.length; j++) {
         const point = points[ks[j] as number];
         if (point) point.v = round(values[j] ?? null);
       }
-    return points;
   };
-  const gpus = Array.from({ length: gpuCount }, (_, gpuIndex) => ({
-    gpuIndex,
-    points: series(chart?.gpus?.[gpuIndex]),
-  }));
-  const average = series(chart?.avg);
+  const ks = chart?.k ?? [];
+  for (const g of gpus) fill(g.points, ks, chart?.gpus?.[g.gpuIndex]);
+  fill(average, ks, chart?.avg);
+  // Whole level rows: each GPU's value written as a real, whose float32 Math.fround recovers exactly.
+  const lk = chart?.lk ?? [];
+  const lv = chart?.lv ?? [];
+  for (let j = 0; j < lk.length; j++) {
+    const row = lv[j] ?? [];
+    for (const g of gpus) {
+      const point = g.points[lk[j] as number];
+      const v = row[g.gpuIndex];
+      if (point && v !== undefined) point.v = round(v === null ? null : Math.fround(v));
+    }
+  }
+  fill(average, lk, chart?.la);
   const summary: UtilizationSeries["summary"] = {
     mean: round(chart?.mean ?? null),
     peak: round(chart?.peak ?? null),

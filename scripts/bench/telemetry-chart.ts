@@ -7,7 +7,9 @@ import { seedImages } from "@/lib/provisioning";
 import { ensureCatalogSeeded } from "@/lib/seed";
 import { chartQuery, RANGE_SPECS, rollupLevels, rowsRead, utilizationSeries } from "@/lib/telemetry";
 import type { ChartRange } from "@/lib/telemetry/ranges";
+import { chartPath1359a10 } from "./chart-path-1359a10";
 import { chartPath1417649 } from "./chart-path-1417649";
+import { chartQuery1359a10 } from "./chart-query-1359a10";
 import { chartQueryBefore } from "./chart-query-before";
 import type { Benchmark, Variant } from "./types";
 
@@ -143,7 +145,8 @@ export const telemetryChart: Benchmark = {
         );
         const rawName = `${label} same downsampling over raw samples`;
         // The 7-day chart's statement alone (as utilizationSeries runs it: prepared on the pool), what
-        // utilizationSeries adds being its access-and-instance statement and the shaping; and the path before.
+        // utilizationSeries adds being its access-and-instance statement and the shaping; and the paths and
+        // statements before (1359a10's next to utilizationSeries, so both run under the same load).
         if (range === "7d")
           variants.push(
             {
@@ -157,8 +160,19 @@ export const telemetryChart: Benchmark = {
               against: rawName,
             },
             {
+              name: `${label} chart statement 1359a10`,
+              run: () =>
+                executePrepared(db, chartQuery1359a10({ ...chartInput, gpuCount: c.gpus, orgId: org.id })),
+              against: rawName,
+            },
+            {
               name: `${label} chart statement alone`,
               run: () => executePrepared(db, q),
+              against: rawName,
+            },
+            {
+              name: `${label} chart path 1359a10`,
+              run: () => chartPath1359a10(ctx, org.slug, chartInput),
               against: rawName,
             },
           );

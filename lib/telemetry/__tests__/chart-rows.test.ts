@@ -27,6 +27,7 @@ const sys = systemCtx("chart-rows-test");
 let tenant: Awaited<ReturnType<typeof tenantWithCatalog>>;
 const ids = new Map<number, string>();
 let gappyId: string;
+let tieId: string;
 
 beforeAll(async () => {
   tenant = await tenantWithCatalog("chart-rows");
@@ -68,6 +69,16 @@ beforeAll(async () => {
     ) ts(t)
     cross join lateral (select (30 + g * 20 + 10 * sin(extract(epoch from t) / 700.0))::real as u) v
     where g <> 1 or extract(hour from t at time zone 'UTC')::int % 2 = 0`);
+  // Two GPUs at a constant 42.675::real (42.67499923706055, drawn 42.67), whose shortest text as a real is
+  // "42.675" (which would round to 42.68): what a reader of the reals must recover exactly.
+  const tie = await insertInstance(tenant, { createdAt: start, startedAt: start, gpuCount: 2 });
+  tieId = tie.id;
+  await getDb().execute(sql`
+    insert into metric_samples
+      (instance_id, gpu_index, at, org_id, utilization_pct, memory_used_gib, power_watts, temperature_c)
+    select ${tie.id}, g, t, ${tenant.org.id}, 42.675::real, 10, 200, 50
+    from generate_series(0, 1) g
+    cross join generate_series(${T}::timestamptz - interval '8 days', ${NOW}::timestamptz, interval '5 minutes') t`);
   await rollupMetrics(sys, { now: JOB, lookbackMs: 32 * DAY });
 });
 
@@ -206,9 +217,48 @@ describe("chart reads", () => {
     expect(other).toMatchObject({
       k: null,
       avg: null,
+      lk: null,
+      lv: null,
+      la: null,
       mean: null,
       peak: null,
       gpus: [null, null, null, null],
     });
+  });
+
+  it("draw a bin that is one whole level row with its GPUs' stored values exactly (1 h, 6 h, 7 d)", async () => {
+    let compared = 0;
+    for (const gpus of GPU_COUNTS) {
+      const id = ids.get(gpus) as string;
+      for (const range of ["1h", "6h", "7d"] as const) {
+        const { level, binSeconds, seconds } = RANGE_SPECS[range];
+        expect(binSeconds, range).toBe(level);
+        const s = await utilizationSeries(tenant.ctx, tenant.org.slug, id, { range, now: NOW });
+        // The level's rows before its newest bucket (that one and later are read from finer sources), each GPU's
+        // mean as the float8 of the stored real: what the grouped statement returned for such a bin.
+        const rows = await getDb().execute<{ t: number; a: number[] }>(sql`
+          select (extract(epoch from bucket) * 1000)::float8 as t, utilization_avg::float8[] as a
+          from metric_chart_levels
+          where instance_id = ${id} and level_s = ${level}
+            and bucket >= ${new Date(NOW.getTime() - seconds * 1000)}
+            and bucket < (select max(bucket) from metric_chart_levels where instance_id = ${id} and level_s = ${level})`);
+        expect(rows.rows.length, range).toBeGreaterThan(50);
+        for (const row of rows.rows)
+          for (const g of s.gpus) {
+            const point = g.points[(Number(row.t) - (g.points[0]?.t ?? 0)) / (binSeconds * 1000)];
+            expect(point?.t).toBe(Number(row.t));
+            const stored = Number(row.a[g.gpuIndex]);
+            expect(point?.v, `${gpus} GPU ${range} gpu ${g.gpuIndex} at ${row.t}`).toBe(
+              Math.round(stored * 100) / 100,
+            );
+            compared++;
+          }
+      }
+    }
+    expect(compared).toBeGreaterThan(10_000);
+    const tie = await utilizationSeries(tenant.ctx, tenant.org.slug, tieId, { range: "7d", now: NOW });
+    const drawn = [...tie.gpus.flatMap((g) => g.points), ...tie.average].filter((p) => p.v !== null);
+    expect(drawn.length).toBeGreaterThan(2 * 500);
+    expect(new Set(drawn.map((p) => p.v))).toEqual(new Set([42.67]));
   });
 });
