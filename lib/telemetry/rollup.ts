@@ -86,7 +86,10 @@ export const ROLLUP_LEVELS = [
 ] as const;
 export type RollupLevelSeconds = (typeof ROLLUP_LEVELS)[number]["seconds"];
 
-/** The level rows' arrays, one element per GPU in gpu_index order; samples unchanged means the bucket is. */
+/**
+ * The level rows' arrays, one element per GPU in gpu_index order, and the all-GPU figures computed from them;
+ * samples unchanged means the bucket is.
+ */
 const LEVEL_RECOMPUTE = sql`do update set
   gpus = excluded.gpus,
   samples = excluded.samples,
@@ -94,8 +97,24 @@ const LEVEL_RECOMPUTE = sql`do update set
   utilization_max = excluded.utilization_max,
   memory_used_avg = excluded.memory_used_avg,
   power_avg = excluded.power_avg,
-  temperature_avg = excluded.temperature_avg
+  temperature_avg = excluded.temperature_avg,
+  samples_total = excluded.samples_total,
+  utilization_wsum = excluded.utilization_wsum,
+  utilization_peak = excluded.utilization_peak,
+  memory_used_wsum = excluded.memory_used_wsum,
+  memory_used_peak = excluded.memory_used_peak,
+  power_wsum = excluded.power_wsum,
+  power_peak = excluded.power_peak,
+  temperature_wsum = excluded.temperature_wsum,
+  temperature_peak = excluded.temperature_peak
   where r.gpus <> excluded.gpus or r.samples <> excluded.samples`;
+
+/**
+ * A metric's all-GPU weighted sum over the stored reals (Σ avg[k]::float8 × samples[k] in array order: the
+ * same float8 operations a chart made on the arrays, so it draws the same mean) and its peak.
+ */
+const totals = (avg: string, max: string) =>
+  sql.raw(`sum(p.${avg}::real::float8 * p.samples order by p.gpu_index), max(p.${max}::real)`);
 
 /**
  * Aggregates every level of ROLLUP_LEVELS for [from, to), idempotent like rollupMetrics: per (instance, level)
@@ -162,12 +181,14 @@ export async function rollupLevels(
       )
       insert into metric_chart_levels as r
         (instance_id, level_s, bucket, org_id, gpus, samples, utilization_avg, utilization_max, memory_used_avg,
-         power_avg, temperature_avg)
+         power_avg, temperature_avg, samples_total, utilization_wsum, utilization_peak, memory_used_wsum,
+         memory_used_peak, power_wsum, power_peak, temperature_wsum, temperature_peak)
       select p.id, ${level.seconds}, p.bucket, p.org_id,
         array_agg(p.gpu_index::int2 order by p.gpu_index), array_agg(p.samples order by p.gpu_index),
         array_agg(p.ua::real order by p.gpu_index), array_agg(p.um::real order by p.gpu_index),
         array_agg(p.ma::real order by p.gpu_index), array_agg(p.pa::real order by p.gpu_index),
-        array_agg(p.ta::real order by p.gpu_index)
+        array_agg(p.ta::real order by p.gpu_index), sum(p.samples)::int, ${totals("ua", "um")},
+        ${totals("ma", "ma")}, ${totals("pa", "pa")}, ${totals("ta", "ta")}
       from per_gpu p
       group by p.id, p.org_id, p.bucket
       on conflict (instance_id, level_s, bucket) ${LEVEL_RECOMPUTE}`);

@@ -30,8 +30,11 @@ export function chartHeadQuery(access: SQL, instanceId: string | null): SQL {
     ) i on true`;
 }
 
-/** The columns a chart metric reads: in raw samples, and the level arrays' mean and peak. */
-export type ChartColumns = { raw: string; avg: string; max: string };
+/**
+ * The columns a chart metric reads: in raw samples, the level arrays' mean and peak, and the level row's
+ * all-GPU weighted sum and peak (metric_chart_levels).
+ */
+export type ChartColumns = { raw: string; avg: string; max: string; wsum: string; peak: string };
 
 export type ChartQueryInput = {
   instanceId: string;
@@ -100,6 +103,9 @@ export function chartQuery(q: ChartQueryInput): SQL {
   const scope = (lvl: number, lo: SQL, hi: SQL) =>
     sql`l.instance_id = ${q.instanceId} and l.level_s = ${lvl} and l.bucket >= ${lo} and l.bucket < ${hi}
       and l.org_id = ${q.orgId}`;
+  // A dense row's all-GPU sums and peak as the rollup stored them (the same as over its arrays: rollup.ts).
+  const totals = sql.raw(`l.samples_total as nt, l.${q.col.wsum} as wt, l.${q.col.peak}::float8 as x`);
+  const totalsWt = sql.raw(`l.${q.col.wsum} as wt, l.samples_total as nt, l.${q.col.peak}::float8 as x`);
   // Holds GPUs 0..W-1 in order: sorted, distinct, W of them, the last W-1.
   const dense = sql.raw(`cardinality(l.gpus) = ${W} and l.gpus[${W}] = ${W - 1}`);
   const densePart = (lvl: number, lo: SQL, hi: SQL) => sql`
@@ -110,19 +116,15 @@ export function chartQuery(q: ChartQueryInput): SQL {
         ),
         ", ",
       )},
-      ${sql.raw(G.map((g) => `l.samples[${g + 1}]`).join(" + "))} as nt,
-      ${sql.raw(G.map((g) => `${avg}[${g + 1}]::float8 * l.samples[${g + 1}]`).join(" + "))} as wt,
-      greatest(${sql.raw(G.map((g) => `${max}[${g + 1}]`).join(", "))})::float8 as x
+      ${totals}
     from metric_chart_levels l where ${scope(lvl, lo, hi)} and ${dense}`;
   // The dense level rows as their own bins: a bin's value over one row, sum(w) / sum(n), is (avg × n) / n, which
   // is avg exactly (a real times a sample count is exact in float8), so each row's GPUs are its avg array as it
   // is, written as reals (shorter to write and parse than 8-byte floats, and recovered exactly by the reader);
-  // its all-GPU sums are the row's.
+  // its all-GPU sums and peak are the row's stored ones.
   const ownBinPart = (lvl: number, lo: SQL, hi: SQL) => sql`
     select ${sql.raw(G.map((g) => `null::float8 as v${g}`).join(", "))}, ${kOf("l.bucket")} as k,
-      ${sql.raw(G.map((g) => `${avg}[${g + 1}]::float8 * l.samples[${g + 1}]`).join(" + "))} as wt,
-      ${sql.raw(G.map((g) => `l.samples[${g + 1}]`).join(" + "))} as nt,
-      greatest(${sql.raw(G.map((g) => `${max}[${g + 1}]`).join(", "))})::float8 as x, ${sql.raw(avg)} as lv
+      ${totalsWt}, ${sql.raw(avg)} as lv
     from metric_chart_levels l where ${scope(lvl, lo, hi)} and ${dense}`;
   const sparsePart = (lvl: number, lo: SQL, hi: SQL) => sql`
     select x.gpu, l.bucket as at, l.samples[x.i] as n, ${sql.raw(avg)}[x.i]::float8 * l.samples[x.i] as w,

@@ -14,7 +14,13 @@ import {
 import { readDb } from "@/lib/db/client";
 import { executePrepared } from "@/lib/db/prepared";
 import { CHART_RANGES, type ChartRange, RANGE_SPECS } from "./ranges";
-import { type ChartHeadRow, type ChartRow, chartHeadQuery, chartQuery } from "./series-sql";
+import {
+  type ChartColumns,
+  type ChartHeadRow,
+  type ChartRow,
+  chartHeadQuery,
+  chartQuery,
+} from "./series-sql";
 import { UUID_RE } from "./sql-util";
 
 export const CHART_METRICS = ["utilization", "memory", "power", "temperature"] as const;
@@ -62,14 +68,39 @@ export type UtilizationSeries = {
   summary: { mean: number | null; peak: number | null; latest: number | null };
 };
 
-const COLUMNS: Record<
-  ChartMetric,
-  { raw: string; avg: string; max: string; unit: UtilizationSeries["unit"] }
-> = {
-  utilization: { raw: "utilization_pct", avg: "utilization_avg", max: "utilization_max", unit: "%" },
-  memory: { raw: "memory_used_gib", avg: "memory_used_avg", max: "memory_used_avg", unit: "GiB" },
-  power: { raw: "power_watts", avg: "power_avg", max: "power_avg", unit: "W" },
-  temperature: { raw: "temperature_c", avg: "temperature_avg", max: "temperature_avg", unit: "°C" },
+const COLUMNS: Record<ChartMetric, ChartColumns & { unit: UtilizationSeries["unit"] }> = {
+  utilization: {
+    raw: "utilization_pct",
+    avg: "utilization_avg",
+    max: "utilization_max",
+    wsum: "utilization_wsum",
+    peak: "utilization_peak",
+    unit: "%",
+  },
+  memory: {
+    raw: "memory_used_gib",
+    avg: "memory_used_avg",
+    max: "memory_used_avg",
+    wsum: "memory_used_wsum",
+    peak: "memory_used_peak",
+    unit: "GiB",
+  },
+  power: {
+    raw: "power_watts",
+    avg: "power_avg",
+    max: "power_avg",
+    wsum: "power_wsum",
+    peak: "power_peak",
+    unit: "W",
+  },
+  temperature: {
+    raw: "temperature_c",
+    avg: "temperature_avg",
+    max: "temperature_avg",
+    wsum: "temperature_wsum",
+    peak: "temperature_peak",
+    unit: "°C",
+  },
 };
 
 /**

@@ -123,7 +123,13 @@ export const telemetryChart: Benchmark = {
         const start = new Date(now.getTime() - spec.seconds * 1000);
         const chartInput = {
           instanceId: c.id,
-          col: { raw: "utilization_pct", avg: "utilization_avg", max: "utilization_max" },
+          col: {
+            raw: "utilization_pct",
+            avg: "utilization_avg",
+            max: "utilization_max",
+            wsum: "utilization_wsum",
+            peak: "utilization_peak",
+          },
           level: spec.level,
           binSeconds: spec.binSeconds,
           from: start,

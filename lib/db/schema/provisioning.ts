@@ -312,6 +312,18 @@ export const metricChartLevels = pgTable(
     memoryUsedAvg: real("memory_used_avg").array().notNull(),
     powerAvg: real("power_avg").array().notNull(),
     temperatureAvg: real("temperature_avg").array().notNull(),
+    // The row's all-GPU figures, written with the arrays: the sample count, per metric the weighted sum
+    // Σ avg[k]::float8 × samples[k] in array order (what a chart sums for the all-GPU mean) and the peak (the
+    // largest element of its max array), so a chart reads three columns instead of ~4 subscripts per GPU.
+    samplesTotal: integer("samples_total").notNull(),
+    utilizationWsum: doublePrecision("utilization_wsum").notNull(),
+    utilizationPeak: real("utilization_peak").notNull(),
+    memoryUsedWsum: doublePrecision("memory_used_wsum").notNull(),
+    memoryUsedPeak: real("memory_used_peak").notNull(),
+    powerWsum: doublePrecision("power_wsum").notNull(),
+    powerPeak: real("power_peak").notNull(),
+    temperatureWsum: doublePrecision("temperature_wsum").notNull(),
+    temperaturePeak: real("temperature_peak").notNull(),
   },
   (t) => [primaryKey({ columns: [t.instanceId, t.levelS, t.bucket] })],
 );

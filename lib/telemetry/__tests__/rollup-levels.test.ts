@@ -52,6 +52,57 @@ async function compareWithRaw(instanceId: string): Promise<Cmp[]> {
   return res.rows.map((r) => ({ ...r, level_s: Number(r.level_s) }));
 }
 
+type Totals = {
+  level_s: number;
+  rows: number;
+  bad_n: number;
+  bad_peak: number;
+  d_sum: number;
+  bad_exact: number;
+};
+
+/**
+ * Every level row's all-GPU columns against the raw samples of its bucket (count, per metric the sum and the
+ * utilization peak; the other peaks against the row's avg arrays) and the weighted sum against the float8
+ * operations a chart made on the row's arrays (exactly).
+ */
+async function totalsAgainstRaw(instanceId: string, before: Date): Promise<Totals[]> {
+  const res = await getDb().execute<Totals>(sql`
+    select l.level_s, count(*)::int as rows, count(*) filter (where l.samples_total <> a.n)::int as bad_n,
+      count(*) filter (where l.utilization_peak <> a.um or l.memory_used_peak <> w.mp or l.power_peak <> w.pp
+        or l.temperature_peak <> w.tp)::int as bad_peak,
+      max(greatest(abs(l.utilization_wsum - a.us) / a.us, abs(l.memory_used_wsum - a.ms) / a.ms,
+        abs(l.power_wsum - a.ps) / a.ps, abs(l.temperature_wsum - a.ts) / a.ts))::float8 as d_sum,
+      count(*) filter (where l.utilization_wsum <> w.u or l.power_wsum <> w.p)::int as bad_exact
+    from metric_chart_levels l
+    cross join lateral (
+      select count(*)::int as n, sum(m.utilization_pct::float8) as us, max(m.utilization_pct) as um,
+        sum(m.memory_used_gib::float8) as ms, sum(m.power_watts::float8) as ps, sum(m.temperature_c::float8) as ts
+      from metric_samples m
+      where m.instance_id = l.instance_id and m.gpu_index = any(l.gpus) and m.at >= l.bucket
+        and m.at < l.bucket + make_interval(secs => l.level_s) and m.at < ${before}
+    ) a
+    cross join lateral (
+      select sum(x.ua::float8 * x.n order by x.k) as u, sum(x.pa::float8 * x.n order by x.k) as p, max(x.ma) as mp,
+        max(x.pa) as pp, max(x.ta) as tp
+      from unnest(l.samples, l.utilization_avg, l.memory_used_avg, l.power_avg, l.temperature_avg)
+        with ordinality as x(n, ua, ma, pa, ta, k)
+    ) w
+    where l.instance_id = ${instanceId}
+    group by l.level_s order by l.level_s`);
+  return res.rows.map((r) => ({ ...r, level_s: Number(r.level_s) }));
+}
+
+function expectTotalsOfRaw(totals: Totals[]) {
+  expect(totals.map((c) => c.level_s)).toEqual(ROLLUP_LEVELS.map((l) => l.seconds));
+  for (const c of totals) {
+    expect(c.rows, `level ${c.level_s}`).toBeGreaterThan(0);
+    expect(c, `level ${c.level_s}`).toMatchObject({ bad_n: 0, bad_peak: 0, bad_exact: 0 });
+    // The sums of reals rounded per GPU and bucket (and per 5 minutes below the 20-minute level).
+    expect(c.d_sum, `level ${c.level_s}`).toBeLessThan(1e-5);
+  }
+}
+
 /** The (GPU, bucket) pairs of a level width that hold raw samples before T. */
 async function rawBins(instanceId: string, levelS: number): Promise<number> {
   const res = await getDb().execute<{ n: number }>(sql`
@@ -90,6 +141,10 @@ describe("rollup levels", () => {
     }
   });
 
+  it("hold per row the all-GPU sample count, weighted sums and peaks of the raw samples", async () => {
+    expectTotalsOfRaw(await totalsAgainstRaw(pi.id, T));
+  });
+
   it("are idempotent on re-run and survive the pruning of the raw samples", async () => {
     const before = await getDb().execute(
       sql`select * from metric_chart_levels where instance_id = ${pi.id} and level_s > 10 order by level_s, bucket`,
@@ -120,6 +175,31 @@ describe("rollup levels", () => {
     );
     for (const [k, p] of coarse.average.entries())
       if (p.v !== null) expect(Math.abs(p.v - (week.average[k]?.v as number))).toBeLessThan(0.011);
+  });
+});
+
+describe("a level bucket that grows", () => {
+  it("gets its all-GPU columns recomputed with its arrays when late samples arrive", async () => {
+    // Two GPUs from 11:00; the first run sees samples up to 12:05, the late ones (12:05-12:10) land in the same
+    // 20-minute and 1-hour buckets, which the second run recomputes (ON CONFLICT DO UPDATE).
+    const at = new Date("2032-03-05T12:10:00Z");
+    const start = new Date(at.getTime() - 70 * 60_000);
+    const inst = await insertInstance(tenant, { createdAt: start, startedAt: start });
+    const insert = (from: Date, to: Date) =>
+      getDb().execute(sql`
+        insert into metric_samples (instance_id, gpu_index, at, org_id, utilization_pct, memory_used_gib,
+          power_watts, temperature_c)
+        select ${inst.id}, g, t, ${tenant.org.id}, u, u * 0.7, 120 + u * 5.8, 35 + u * 0.45
+        from generate_series(0, 1) g
+        cross join generate_series(${from}::timestamptz, ${to}::timestamptz - interval '10 seconds',
+          interval '10 seconds') t
+        cross join lateral (select (50 + 40 * sin(extract(epoch from t) / 300.0 + g))::real as u) v`);
+    await insert(start, new Date(at.getTime() - 5 * 60_000));
+    await rollupMetrics(sys, { now: at, lookbackMs: 2 * H });
+    await insert(new Date(at.getTime() - 5 * 60_000), at);
+    const rerun = await rollupMetrics(sys, { now: at, lookbackMs: 2 * H });
+    expect(rerun.levelBuckets).toBeGreaterThan(0);
+    expectTotalsOfRaw(await totalsAgainstRaw(inst.id, at));
   });
 });
 
