@@ -72,42 +72,14 @@ function orderBy(sort: CatalogSort, rel: string): SQL {
 }
 
 /**
- * Free capacity per capacity key ("<region>/<model>/w<n>" for n whole GPUs, "…/m<slices>" for a MIG slice) as
- * one jsonb object, summed from node_capacity (one row per node, kept by triggers: drizzle 0019) — a few hundred
- * narrow rows — and looked up by each offering's key; (select …) runs once (an init plan). Only active nodes
- * count, and every allocation not yet released is already subtracted there:
- *  - whole-GPU type: Σ over nodes of floor(free whole non-MIG GPUs / gpu_count)
- *  - MIG type:       Σ over MIG-mode GPUs of floor(free slices / profile slices)
- * A node with w free whole GPUs adds to the keys w1..ww; a type bigger than every node's free count finds no
- * key and reads 0.
- */
-const capacitySql = sql`
-  select coalesce(jsonb_object_agg(region_code || '/' || gpu_model_id || kind || n, available), '{}'::jsonb) as m
-  from (
-    select c.region_code, c.gpu_model_id, '/w' as kind, n, sum(c.whole_free / n) as available
-    from node_capacity c cross join lateral generate_series(1, c.whole_free) as n
-    where c.active and c.whole_free > 0
-    group by c.region_code, c.gpu_model_id, n
-    union all
-    select c.region_code, c.gpu_model_id, '/m', n, sum(c.mig_free[n])
-    from node_capacity c cross join generate_series(1, 7) as n
-    where c.active and c.mig_free[1] > 0
-    group by c.region_code, c.gpu_model_id, n
-  ) per_key`;
-
-/** Whether the keys need every offering's availability (to filter or sort by it), or only the page's do. */
-const keysNeedAvailable = (f: CatalogFilters) =>
-  f.available === true || splitSort(f.sort).metric === "available";
-
-/**
  * The offerings on sale at `at` for the chosen pricing model that pass the filters, one narrow row each (`keys`),
  * read from offering_summaries (drizzle 0028: one row per offering and price period, kept by triggers on
  * prices, instance types, GPU models and regions): the period in force at `at` is the one row with
  * valid_from <= at < valid_to, so a price scheduled for later takes effect at its instant with nothing to
  * refresh, and every request, at whatever (injected) time, reads what the prices say then. No join: the plan
  * is one scan of the summary whatever the statistics, and only the page's rows are widened. Availability is
- * looked up per offering (`cap`) only when the filter or the sort needs it; otherwise the page's rows sum
- * theirs from node_capacity when widened (building the lookup object was ~2 of a ~5 ms statement).
+ * the summary's column too, kept from node_capacity at the commit of every transaction that changes it
+ * (drizzle 0031); summing it per request from node_capacity for every offering was ~2 of a ~7 ms statement.
  */
 function keysWith(at: Date, f: CatalogFilters, terms: SQL[], gate?: SQL): SQL {
   const price = PRICE_COLUMN[f.pricing];
@@ -119,39 +91,24 @@ function keysWith(at: Date, f: CatalogFilters, terms: SQL[], gate?: SQL): SQL {
     ...terms,
     // With the gate folded in, nothing is read for an actor it refuses (one check, an init plan).
     ...(gate ? [sql`exists (select 1 from a)`] : []),
+    ...(f.available ? [sql`s.available > 0`] : []),
   ];
-  const withAvailable = keysNeedAvailable(f);
   return sql`
   with ${gate ? sql`a as materialized (${gate} limit 1),` : sql``}
-  ${withAvailable ? sql`cap as materialized (${capacitySql}),` : sql``}
   keys as (
     select s.instance_type_id, s.region_code, s.valid_from, s.price, s.available, ${sortColumns(splitSort(f.sort).metric)}
     from (
-      select s.*, ${price} as price,
-        ${withAvailable ? sql`coalesce(((select cap.m from cap) ->> s.capacity_key)::int, 0)` : sql`null::int`} as available
+      select s.*, ${price} as price
       from offering_summaries s
       where ${sql.join(where, sql` and `)}
-      -- Not flattened into the sort and the filter, which would look each offering's availability up again.
-      ${withAvailable ? sql`offset 0` : sql``}
     ) s
-    ${f.available ? sql`where s.available > 0` : sql``}
   )`;
 }
-
-/**
- * A page row's availability summed from its region's and model's node_capacity rows (the rule of `capacitySql`),
- * when the keys did not carry it.
- */
-const pageAvailableSql = sql`coalesce(page.available, (
-    select case when s.mig_profile is null then sum(c.whole_free / s.gpu_count) else sum(c.mig_free[s.mig_slices]) end
-    from node_capacity c
-    where c.region_code = s.region_code and c.gpu_model_id = s.gpu_model_id and c.active
-  )::int, 0)`;
 
 /** The page's rows widened (specs, region, every pricing model's price) from the summary, with `allowed`. */
 function widened(f: CatalogFilters, allowed: SQL): SQL {
   const sort2 = splitSort(f.sort).metric === "gpu" ? sql`, page.sort2` : sql``;
-  return sql`select page.instance_type_id, page.region_code, page.price, ${pageAvailableSql} as available,
+  return sql`select page.instance_type_id, page.region_code, page.price, page.available,
     page.total, page.sort1${sort2},
     s.gpu_model_id, s.gpu_count, s.mig_profile, s.vcpus, s.ram_gib, s.local_disk_gib, s.gpu_model_name,
     s.gpu_model_memory_gib, s.bf16_tflops, s.memory_bandwidth_gbps, s.tdp_watts,

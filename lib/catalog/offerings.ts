@@ -21,7 +21,8 @@ export type { DisallowedReason, Offering, OfferingPage } from "./offering-row";
  * marked allowed or not by the organization's data-residency jurisdictions. Filtering, sorting, counting and
  * availability happen in one SQL statement over offering_summaries (one row per offering and price period,
  * kept by triggers: drizzle 0028) that sorts narrow rows and widens only the page's (a second, count-only one
- * when the page is past the end); availability is summed from node_capacity (kept by triggers: drizzle 0019).
+ * when the page is past the end); availability is the summary's too, kept from node_capacity (drizzle 0019)
+ * at the commit of every transaction that changes a node's capacity (drizzle 0031).
  * The access check is read by the page statement itself (one round trip; docs/adr/0013-catalog-summary.md).
  */
 export async function listOfferings(

@@ -12,6 +12,7 @@ import {
 } from "@/lib/catalog";
 import { getDb } from "@/lib/db/client";
 import { ensureCatalogSeeded } from "@/lib/seed";
+import { offeringsPage1359a10 } from "./catalog-query-1359a10";
 import { offeringsPageB39ce78 } from "./catalog-query-b39ce78";
 import type { Benchmark, Variant } from "./types";
 
@@ -34,7 +35,9 @@ const CATALOG_TABLES = [
  * its own count. "before" runs the older one-statement query (every offering built wide, then sorted), with
  * availability from node_capacity or recounted from every GPU (before drizzle 0019), on the fresh tables;
  * "previous (b39ce78)" the statement listOfferings ran before offering_summaries (drizzle 0028: the prices in
- * force aggregated per request), in both phases, for a few cases.
+ * force aggregated per request), in both phases, for a few cases; "previous (1359a10)" the one it ran before
+ * offering_summaries.available (drizzle 0031: availability summed per request from node_capacity), in both
+ * phases, for every case that filters or sorts by availability (and the first, which does not), as many runs.
  * Targets (issue 13): page 1 ≤ ×10 the count, every filter combination ≤ 15 ms p95.
  */
 export const catalogOfferings: Benchmark = {
@@ -126,6 +129,17 @@ export const catalogOfferings: Benchmark = {
         against: `${name}: ${label}`,
         run: () => offeringsPageB39ce78(ctx, org.slug, { gpu, pageSize: 20, ...f }),
       }));
+    // The cases that read availability (and one that does not), against the statement before
+    // offering_summaries.available (drizzle 0031: availability summed per request from node_capacity).
+    const availabilityCases = cases.filter(
+      ([, f]) => f.available || f.sort?.startsWith("available") || f === cases[0]?.[1],
+    );
+    const at1359a10 = (name: string): Variant[] =>
+      availabilityCases.map(([label, f]) => ({
+        name: `${name}, previous (1359a10): ${label}`,
+        against: `${name}: ${label}`,
+        run: () => offeringsPage1359a10(ctx, org.slug, { gpu, pageSize: 20, ...f }),
+      }));
     const stats = async () => {
       const { rows } = await db.execute<{ n: number }>(
         sql`select count(*)::int as n from pg_stats where tablename = any(${sql.param(CATALOG_TABLES)}::text[])`,
@@ -163,6 +177,7 @@ export const catalogOfferings: Benchmark = {
             listOfferingsReference(ctx, org.slug, { ...filtered, sort: "per_gpu_asc", pageSize: 20 }),
         },
         ...previous("fresh"),
+        ...at1359a10("fresh"),
         count("analyzed", async () => {
           for (const t of CATALOG_TABLES) {
             await db.execute(sql.raw(`alter table ${t} reset (autovacuum_enabled)`));
@@ -172,6 +187,7 @@ export const catalogOfferings: Benchmark = {
         }),
         ...phase("analyzed"),
         ...previous("analyzed"),
+        ...at1359a10("analyzed"),
       ],
     };
   },

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { listOfferings } from "@/lib/catalog";
 import { insertSynthetic, syntheticPlan } from "@/lib/catalog/synthetic";
@@ -26,6 +27,9 @@ describe("catalog at scale (2,000+ offerings, rolled back)", () => {
     expect(p.offerings.length).toBeGreaterThanOrEqual(2000);
     await inRolledBackTx(async (tx) => {
       await insertSynthetic(tx, p, new Date(Date.now() - 86_400_000));
+      // The catalog's availability follows capacity at commit (drizzle 0031); this transaction never commits,
+      // so it runs the pending recount now, as its commit would.
+      await tx.execute(sql`set constraints node_capacity_offering_availability_commit immediate`);
       const ctx = { ...tenant.ctx, tx };
       const gpu = p.models.map((m) => m.id);
 

@@ -17,7 +17,8 @@ import { allocate, clockAt, makeCatalog, type TestCatalog } from "./fixture";
 /*
  * offering_summaries (drizzle 0028) is kept by triggers on prices, instance types, GPU models and regions; the
  * catalog reads nothing else for prices and facts. Each test changes one source and reads listOfferings at
- * once, so each fails when that source's maintenance is missing; availability is read from node_capacity.
+ * once, so each fails when that source's maintenance is missing; availability is kept from node_capacity at
+ * commit (drizzle 0031, availability.test.ts).
  */
 
 const DAY = 86_400_000;

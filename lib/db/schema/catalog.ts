@@ -262,9 +262,17 @@ export const offeringSummaries = pgTable(
     regionActive: boolean("region_active").notNull(),
     /** "<region>/<model>/w<gpu count>" or "<region>/<model>/m<slices>": the availability figure it reads. */
     capacityKey: text("capacity_key").notNull(),
+    /**
+     * Instances of this type its region's active nodes can place now (whole GPUs: Σ free whole GPUs ÷ count;
+     * a MIG slice: Σ free slices of that size), the same on every period's row. Kept from node_capacity at
+     * the commit of each transaction that changes it (drizzle 0031), and set when the row is written.
+     */
+    available: integer("available").notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.instanceTypeId, t.regionCode, t.validFrom] }),
     index("offering_summaries_valid_to_idx").on(t.validTo),
+    // The rows an availability change rewrites: every offering of one region's model.
+    index("offering_summaries_region_model_idx").on(t.regionCode, t.gpuModelId),
   ],
 );
