@@ -154,7 +154,11 @@ export const instances = pgTable(
     index("instances_queue_idx")
       .on(t.regionCode, t.gpuModelId, t.priority, t.queuedAt)
       .where(sql`state = 'queued'`),
-    uniqueIndex("instances_idempotency_key").on(t.orgId, t.idempotencyKey),
+    // Partial: most launches send no key, and a row without one needs no entry (NULLs never conflict), so a
+    // state change (never a HOT update: state is indexed) writes one index entry fewer (issue 13).
+    uniqueIndex("instances_idempotency_key")
+      .on(t.orgId, t.idempotencyKey)
+      .where(sql`idempotency_key is not null`),
     // The reconciler's work list: transitional states whose deadline has passed.
     index("instances_deadline_idx")
       .on(t.stateDeadline)
