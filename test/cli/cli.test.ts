@@ -429,7 +429,10 @@ maxReplicas: ${max}
     const made = json(asked.stdout);
     expect(made).toMatchObject({ gpuModelId: "h100", regionCode: fleet.region, requestedGpus: 64 });
 
+    // Other tests add priced model × region pairs meanwhile: the CLI's list is read between these two.
+    const before = await listOrgQuotas(q.ctx, q.slug);
     const listed = await run(["quotas", "--json"], { env });
+    const after = await listOrgQuotas(q.ctx, q.slug);
     expect(listed.code, listed.stderr).toBe(0);
     const both = JSON.parse(listed.stdout) as {
       quotas: Array<Record<string, unknown>>;
@@ -438,8 +441,12 @@ maxReplicas: ${max}
     expect(both.quotas).toContainEqual(
       expect.objectContaining({ gpuModelId: "h100", regionCode: fleet.region, nominalGpus: 16 }),
     );
-    // Every page of them: the suite's database prices more model × region pairs than one page (50) holds.
-    expect(both.quotas).toHaveLength((await listOrgQuotas(q.ctx, q.slug)).length);
+    // All of them (every page, as the API lists them): every pair there was before the CLI ran, and none that
+    // appeared only after — other tests price new pairs meanwhile, so a count could differ by a few.
+    const pair = (x: Record<string, unknown>) => `${x.gpuModelId}/${x.regionCode}`;
+    const cliPairs = new Set(both.quotas.map(pair));
+    expect(before.map(pair).filter((k) => !cliPairs.has(k))).toEqual([]);
+    expect([...cliPairs].filter((k) => !after.map(pair).includes(k))).toEqual([]);
     expect(both.requests.map((r) => r.id)).toEqual([made.id]);
     const human = await run(["quotas"], { env });
     expect(human.stdout).toMatch(/NOMINAL[\s\S]*Requests:/);
