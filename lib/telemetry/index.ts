@@ -52,6 +52,7 @@ export {
 } from "./retention";
 export { ROLLUP_BUCKET_MS, ROLLUP_LEVELS, rollupLevels, rollupMetrics } from "./rollup";
 export {
+  CHART_COLUMNS,
   CHART_METRICS,
   type ChartMetric,
   type SeriesPoint,

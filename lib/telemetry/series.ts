@@ -68,7 +68,8 @@ export type UtilizationSeries = {
   summary: { mean: number | null; peak: number | null; latest: number | null };
 };
 
-const COLUMNS: Record<ChartMetric, ChartColumns & { unit: UtilizationSeries["unit"] }> = {
+/** Each metric's columns: the raw sample's, the 5-minute rollup's and the chart levels' (and its unit). */
+export const CHART_COLUMNS: Record<ChartMetric, ChartColumns & { unit: UtilizationSeries["unit"] }> = {
   utilization: {
     raw: "utilization_pct",
     avg: "utilization_avg",
@@ -134,7 +135,7 @@ export async function utilizationSeries(
   const binMs = binSeconds * 1000;
   const fromMs = now.getTime() - spec.seconds * 1000;
   const from = new Date(fromMs);
-  const col = COLUMNS[metric];
+  const col = CHART_COLUMNS[metric];
   const chartSql = chartQuery({
     instanceId,
     gpuCount,

@@ -5,7 +5,14 @@ import { getDb } from "@/lib/db/client";
 import { executePrepared } from "@/lib/db/prepared";
 import { seedImages } from "@/lib/provisioning";
 import { ensureCatalogSeeded } from "@/lib/seed";
-import { chartQuery, RANGE_SPECS, rollupLevels, rowsRead, utilizationSeries } from "@/lib/telemetry";
+import {
+  CHART_COLUMNS,
+  chartQuery,
+  RANGE_SPECS,
+  rollupLevels,
+  rowsRead,
+  utilizationSeries,
+} from "@/lib/telemetry";
 import type { ChartRange } from "@/lib/telemetry/ranges";
 import { chartPath1359a10 } from "./chart-path-1359a10";
 import { chartPath1417649 } from "./chart-path-1417649";
@@ -123,13 +130,7 @@ export const telemetryChart: Benchmark = {
         const start = new Date(now.getTime() - spec.seconds * 1000);
         const chartInput = {
           instanceId: c.id,
-          col: {
-            raw: "utilization_pct",
-            avg: "utilization_avg",
-            max: "utilization_max",
-            wsum: "utilization_wsum",
-            peak: "utilization_peak",
-          },
+          col: CHART_COLUMNS.utilization,
           level: spec.level,
           binSeconds: spec.binSeconds,
           from: start,

@@ -10,6 +10,7 @@ import {
   utilizationSeries,
 } from "@/lib/telemetry";
 import { MAX_ROWS } from "@/lib/telemetry/ranges";
+import { CHART_COLUMNS } from "@/lib/telemetry/series";
 import { type ChartRow, chartQuery, rowsRead } from "@/lib/telemetry/series-sql";
 import { insertInstance, tenantWithCatalog } from "./fixtures";
 
@@ -113,13 +114,7 @@ describe("chart reads", () => {
           instanceId: ids.get(gpus) as string,
           gpuCount: gpus,
           orgId: tenant.org.id,
-          col: {
-            raw: "utilization_pct",
-            avg: "utilization_avg",
-            max: "utilization_max",
-            wsum: "utilization_wsum",
-            peak: "utilization_peak",
-          },
+          col: CHART_COLUMNS.utilization,
           level,
           binSeconds,
           from: new Date(NOW.getTime() - seconds * 1000),
@@ -201,13 +196,7 @@ describe("chart reads", () => {
         instanceId: id,
         gpuCount: 4,
         orgId,
-        col: {
-          raw: "utilization_pct",
-          avg: "utilization_avg",
-          max: "utilization_max",
-          wsum: "utilization_wsum",
-          peak: "utilization_peak",
-        },
+        col: CHART_COLUMNS.utilization,
         level,
         binSeconds,
         from,
