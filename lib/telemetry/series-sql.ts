@@ -105,7 +105,6 @@ export function chartQuery(q: ChartQueryInput): SQL {
       and l.org_id = ${q.orgId}`;
   // A dense row's all-GPU sums and peak as the rollup stored them (the same as over its arrays: rollup.ts).
   const totals = sql.raw(`l.samples_total as nt, l.${q.col.wsum} as wt, l.${q.col.peak}::float8 as x`);
-  const totalsWt = sql.raw(`l.${q.col.wsum} as wt, l.samples_total as nt, l.${q.col.peak}::float8 as x`);
   // Holds GPUs 0..W-1 in order: sorted, distinct, W of them, the last W-1.
   const dense = sql.raw(`cardinality(l.gpus) = ${W} and l.gpus[${W}] = ${W - 1}`);
   const densePart = (lvl: number, lo: SQL, hi: SQL) => sql`
@@ -124,7 +123,7 @@ export function chartQuery(q: ChartQueryInput): SQL {
   // its all-GPU sums and peak are the row's stored ones.
   const ownBinPart = (lvl: number, lo: SQL, hi: SQL) => sql`
     select ${sql.raw(G.map((g) => `null::float8 as v${g}`).join(", "))}, ${kOf("l.bucket")} as k,
-      ${totalsWt}, ${sql.raw(avg)} as lv
+      ${totals}, ${sql.raw(avg)} as lv
     from metric_chart_levels l where ${scope(lvl, lo, hi)} and ${dense}`;
   const sparsePart = (lvl: number, lo: SQL, hi: SQL) => sql`
     select x.gpu, l.bucket as at, l.samples[x.i] as n, ${sql.raw(avg)}[x.i]::float8 * l.samples[x.i] as w,
@@ -168,7 +167,7 @@ export function chartQuery(q: ChartQueryInput): SQL {
   const ownBins = bin === q.level;
   const grouped = sql`
       select ${sql.raw(G.map((g) => `sum(s.w${g}) / sum(s.n${g}) as v${g}`).join(", "))},
-        s.k, sum(s.wt) as wt, sum(s.nt) as nt, max(s.x) as x, null::real[] as lv
+        s.k, sum(s.nt) as nt, sum(s.wt) as wt, max(s.x) as x, null::real[] as lv
       from s group by s.k`;
   return sql`
     with edges as materialized (${edges}),
