@@ -145,10 +145,12 @@ async function placeRegion(
   const borrowedIds = new Set(gate.admitted.filter((a) => a.borrowed).map((a) => a.id));
   await clearBorrowMarks(tx, region, gate.withinNominal);
   if (queued.length === 0) return { placements: [], preemptions: [], reservations: [], reclaimed };
-  // One connection: the reads run one after the other.
-  const nodes = await loadRegionNodes(tx, region);
-  const holders = await loadRegionHolders(tx, region, now);
+  // One connection: the reads run one after the other. The nodes and holders are read while the provider's
+  // plans are computed (they need only the offerings).
   const offerings = await loadAllOfferings(tx);
+  const nodesRead = started(loadRegionNodes(tx, region));
+  const holdersRead = started(loadRegionHolders(tx, region, now));
+  await sent();
   const offeringOf = new Map(offerings.map((o) => [o.instanceTypeId, o]));
   const provider = getProvider(region);
   const plans = new Map<string, ProvisionPlan>();
@@ -169,6 +171,7 @@ async function placeRegion(
       endIfStartedNow: end,
     };
   });
+  const [nodes, holders] = await settled([nodesRead, holdersRead]);
   const decisions = planPlacements({ nodes, holders, queue: requests, now: now.getTime(), spotNoticeMs });
   const nodeName = new Map(nodes.map((n) => [n.id, n.name]));
   // One reason per node, not per placement: formatting the text is most of a transition's JavaScript.
@@ -202,11 +205,20 @@ async function placeRegion(
       },
     };
   });
-  const moved = await applyTransitions(tx, ctx, placements);
+  // The queued rows are this transaction's (read FOR UPDATE above, under the region's lock), so every
+  // placement moves: the allocations and the other rows' queue reasons need not wait for the transitions'
+  // answer. The three statements go out one behind the other on the connection (the pool pipelines), and the
+  // JavaScript that builds the second and the third runs while the database writes the first.
+  const placedIds = new Set(decisions.placements.map((p) => p.requestId));
+  const writes = [started(applyTransitions(tx, ctx, placements))] as [
+    Promise<Set<string>>,
+    ...Promise<unknown>[],
+  ];
+  await sent();
   // One insert for every allocation of the tick, its columns as typed arrays (unnest: no JSON to parse): the
   // instance, organization, node and MIG profile once per placement, each GPU with its slices and the ordinal
   // of its placement (~6,650 placements hold ~16,400 GPUs: a third of the uuids to send and parse). The
-  // statement trigger (0017/0020/0022) checks each GPU's node and that no GPU is double-booked.
+  // statement trigger (0032) checks each GPU's node and that no GPU is double-booked.
   const owner = {
     org: [] as string[],
     inst: [] as string[],
@@ -218,7 +230,7 @@ async function placeRegion(
   const slices: number[] = [];
   for (const p of decisions.placements) {
     const inst = byId.get(p.requestId);
-    if (!inst || !moved.has(p.requestId)) continue;
+    if (!inst) continue;
     owner.org.push(inst.orgId);
     owner.inst.push(p.requestId);
     owner.node.push(p.nodeId);
@@ -230,29 +242,67 @@ async function placeRegion(
     }
   }
   if (gpus.length > 0) {
-    await tx.execute(sql`
+    writes.push(
+      started(
+        tx.execute(sql`
       insert into gpu_allocations (org_id, instance_id, node_id, node_gpu_id, slices, mig_profile, allocated_at)
       select p.org_id, p.instance_id, p.node_id, a.node_gpu_id, a.slices, p.mig_profile, ${now}
       from unnest(${uuidArray(owner.org)}, ${uuidArray(owner.inst)}, ${uuidArray(owner.node)},
                   ${textArray(owner.mig)}) with ordinality as p(org_id, instance_id, node_id, mig_profile, n)
       join unnest(${`{${of.join(",")}}`}::int[], ${uuidArray(gpus)}, ${`{${slices.join(",")}}`}::int[])
-        as a(n, node_gpu_id, slices) on a.n = p.n`);
+        as a(n, node_gpu_id, slices) on a.n = p.n`),
+      ),
+    );
+    await sent();
+  }
+  writes.push(
+    started(
+      writeQueueReasons(
+        tx,
+        region,
+        queued.filter((q) => !placedIds.has(q.id)),
+        gate,
+      ),
+    ),
+  );
+  const [moved] = await settled(writes);
+  if (moved.size !== placements.length) {
+    // Cannot happen while the rows are locked; if it ever does, nothing of this tick is kept (the next one
+    // decides again) rather than GPUs booked for an instance that did not move.
+    throw new Error(`scheduler: ${placements.length - moved.size} placed instances did not move`);
   }
   // Killed here, the placement transaction (transitions and allocations) is rolled back as one.
   await checkpoint("scheduler.placed");
   const spotPreempt = decisions.preemptions.filter((id) => !reclaimedSet.has(id));
   if (spotPreempt.length > 0) await preemptForCapacity(tx, ctx, spotPreempt, now, spotNoticeMs);
-  await writeQueueReasons(
-    tx,
-    region,
-    queued.filter((q) => !moved.has(q.id)),
-    gate,
-  );
-  return {
-    ...decisions,
-    preemptions: spotPreempt,
-    placements: decisions.placements.filter((p) => moved.has(p.requestId)),
-    reclaimed,
+  return { ...decisions, preemptions: spotPreempt, reclaimed };
+}
+
+/**
+ * Lets the statements started so far reach the connection: a query starts in a promise's continuation, so
+ * without this the next synchronous stretch of JavaScript would run before it is sent.
+ */
+const sent = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * A statement started now and awaited later: its failure is handled (settled reads it), so a rejection while
+ * the caller builds the next statement is not an unhandled one.
+ */
+function started<T>(query: PromiseLike<T>): Promise<T> {
+  const p = Promise.resolve(query);
+  p.catch(() => {});
+  return p;
+}
+
+/** Every statement's result, once all of them have settled; the first failure (in order) is thrown. */
+async function settled<T extends [Promise<unknown>, ...Promise<unknown>[]]>(
+  writes: T,
+): Promise<{ [K in keyof T]: Awaited<T[K]> }> {
+  const results = await Promise.allSettled(writes);
+  const failed = results.find((r) => r.status === "rejected");
+  if (failed) throw failed.reason;
+  return results.map((r) => (r as PromiseFulfilledResult<unknown>).value) as {
+    [K in keyof T]: Awaited<T[K]>;
   };
 }
 

@@ -55,7 +55,9 @@ export async function bareWrites(db: Db, region: string): Promise<number> {
   let ms = 0;
   await db
     .transaction(async (tx) => {
-      await tx.execute(sql`create table bench_bare_allocations (like gpu_allocations including defaults)`);
+      await tx.execute(
+        sql`create table bench_bare_allocations (like gpu_allocations including defaults including identity)`,
+      );
       await tx.execute(
         sql`create table bench_bare_events (like instance_events including defaults including identity)`,
       );
