@@ -75,10 +75,6 @@ function toArrayElement(v: unknown): string | null {
   return String(v);
 }
 
-function enumArray(states: InstanceState[]): SQL {
-  return sql`${pgArray(states)}::instance_state[]`;
-}
-
 function assertLegal(t: Transition): void {
   if (!canTransition(t.from, t.to)) {
     throw new InvalidStateError(`Cannot move an instance from "${t.from}" to "${t.to}"`, {
@@ -102,53 +98,81 @@ export async function applyTransitions(
   if (items.length === 0) return new Set();
   for (const t of items) assertLegal(t);
   const now = nowOf(ctx);
-  // One update for the whole batch, its values as typed arrays (unnest). A patch key no item sets leaves its
-  // column out; one only some items set is applied where a parallel boolean array says so.
-  const cols: SQL[] = [
-    sql`${uuidArray(items.map((t) => t.id))}`,
-    sql`${enumArray(items.map((t) => t.from))}`,
-  ];
-  const names = ["id", "from_state"];
-  const sets: SQL[] = [sql`state = v.to_state`, sql`updated_at = ${now}`, sql`engine_queue = null`];
-  cols.push(sql`${enumArray(items.map((t) => t.to))}`);
-  names.push("to_state");
+  // One update for the whole batch, its values as typed arrays (unnest). A column whose value is the same for
+  // every item (a tick's 6,650 placements share their states, most patch values and the reason's code) is
+  // sent once, as a parameter, instead of as an array of copies. A patch key no item sets leaves its column
+  // out; one only some items set is applied where a parallel boolean array says so.
+  const cols: SQL[] = [sql`${uuidArray(items.map((t) => t.id))}`];
+  const names = ["id"];
+  const col = (name: string, values: (string | null)[], type: string): SQL => {
+    const first = values[0] ?? null;
+    if (values.every((v) => v === first)) return sql`${first}::${sql.raw(type)}`;
+    cols.push(sql`${pgArray(values)}::${sql.raw(type)}[]`);
+    names.push(name);
+    return sql.raw(`v.${name}`);
+  };
+  const fromState = col(
+    "from_state",
+    items.map((t) => t.from),
+    "instance_state",
+  );
+  const toState = col(
+    "to_state",
+    items.map((t) => t.to),
+    "instance_state",
+  );
+  const sets: SQL[] = [sql`state = ${toState}`, sql`updated_at = ${now}`, sql`engine_queue = null`];
   for (const [key, column, type] of PATCH_COLUMNS) {
     const has = items.map((t) => t.patch?.[key] !== undefined);
     if (!has.includes(true)) continue;
-    const values = items.map((t) => toArrayElement(t.patch?.[key]));
-    cols.push(sql`${pgArray(values)}::${sql.raw(type)}[]`);
-    names.push(column);
+    const value = col(
+      column,
+      items.map((t) => toArrayElement(t.patch?.[key])),
+      type,
+    );
     if (has.every(Boolean)) {
-      sets.push(sql.raw(`${column} = v.${column}`));
+      sets.push(sql`${sql.raw(column)} = ${value}`);
     } else {
       cols.push(sql`${`{${has.join(",")}}`}::boolean[]`);
       names.push(`has_${column}`);
-      sets.push(sql.raw(`${column} = case when v.has_${column} then v.${column} else i.${column} end`));
+      sets.push(
+        sql`${sql.raw(column)} = case when v.has_${sql.raw(column)} then ${value} else i.${sql.raw(column)} end`,
+      );
     }
   }
   // The events ride in the same statement: each moved row returns its event's columns (its organization is
   // the row's own), so the events and their webhook deliveries (lib/notify) are written from what moved, in
   // the items' order (ordinality), without a second round trip or a second copy of the ids.
   const reasons = items.map((t) => reasonColumns(t.reason));
-  cols.push(
-    sql`${pgArray(reasons.map((r) => r.reason))}::text[]`,
-    sql`${pgArray(reasons.map((r) => r.reason_code))}::text[]`,
-    sql`${pgArray(reasons.map((r) => toArrayElement(r.reason_params)))}::jsonb[]`,
+  const evReason = col(
+    "ev_reason",
+    reasons.map((r) => r.reason),
+    "text",
   );
-  names.push("ev_reason", "ev_reason_code", "ev_reason_params");
-  const timed = items.some((t) => t.at !== undefined);
-  if (timed) {
-    cols.push(sql`${pgArray(items.map((t) => (t.at ?? now).toISOString()))}::timestamptz[]`);
-    names.push("ev_at");
-  }
+  const evCode = col(
+    "ev_reason_code",
+    reasons.map((r) => r.reason_code),
+    "text",
+  );
+  const evParams = col(
+    "ev_reason_params",
+    reasons.map((r) => toArrayElement(r.reason_params)),
+    "jsonb",
+  );
+  const evAt = items.some((t) => t.at !== undefined)
+    ? col(
+        "ev_at",
+        items.map((t) => (t.at ?? now).toISOString()),
+        "timestamptz",
+      )
+    : sql`${now}::timestamptz`;
   const updated = await exec.execute<{ id: string }>(sql`
     with moved as (
       update instances i set ${sql.join(sets, sql`, `)}
       from unnest(${sql.join(cols, sql`, `)}) with ordinality as v(${sql.raw(names.join(", "))}, n)
-      where i.id = v.id and i.state = v.from_state
-      returning i.org_id, i.id as instance_id, v.from_state, v.to_state, v.ev_reason as reason,
-        v.ev_reason_code as reason_code, v.ev_reason_params as reason_params,
-        ${timed ? sql`v.ev_at` : sql`${now}::timestamptz`} as at, v.n),
+      where i.id = v.id and i.state = ${fromState}
+      returning i.org_id, i.id as instance_id, ${fromState} as from_state, ${toState} as to_state,
+        ${evReason} as reason, ${evCode} as reason_code, ${evParams} as reason_params, ${evAt} as at, v.n),
     written as (${insertEventsFrom(ctx.actor, sql`moved e`, sql`e.n`)}),
     fanned as (${instanceTransitionFanOut(sql`written`)})
     select instance_id as id from moved`);

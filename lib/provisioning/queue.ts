@@ -83,11 +83,13 @@ async function historyWait(exec: Executor, region: string, model: string, now: D
 }
 
 async function estimate(exec: Executor, region: string, offering: Offering, t: Target, now: Date) {
-  const nodes = (await loadRegionNodes(exec, region)).filter((n) => n.modelId === offering.gpuModelId);
+  const holders = await loadRegionHolders(exec, region, now);
+  const nodes = (await loadRegionNodes(exec, region, holders)).filter(
+    (n) => n.modelId === offering.gpuModelId,
+  );
   const ahead = await queueAhead(exec, region, offering.gpuModelId, t);
   if (nodes.length === 0)
     return { etaSeconds: null, method: "no_capacity", ahead: ahead.total } satisfies WaitEstimate;
-  const holders = await loadRegionHolders(exec, region, now);
   const target: EtaRequest = {
     id: t.id ?? "new",
     modelId: offering.gpuModelId,

@@ -148,8 +148,8 @@ async function placeRegion(
   // One connection: the reads run one after the other. The nodes and holders are read while the provider's
   // plans are computed (they need only the offerings).
   const offerings = await loadAllOfferings(tx);
-  const nodesRead = started(loadRegionNodes(tx, region));
   const holdersRead = started(loadRegionHolders(tx, region, now));
+  const nodesRead = started(loadRegionNodes(tx, region, holdersRead));
   await sent();
   const offeringOf = new Map(offerings.map((o) => [o.instanceTypeId, o]));
   const provider = getProvider(region);
@@ -171,7 +171,7 @@ async function placeRegion(
       endIfStartedNow: end,
     };
   });
-  const [nodes, holders] = await settled([nodesRead, holdersRead]);
+  const [holders, nodes] = await settled([holdersRead, nodesRead]);
   const decisions = planPlacements({ nodes, holders, queue: requests, now: now.getTime(), spotNoticeMs });
   const nodeName = new Map(nodes.map((n) => [n.id, n.name]));
   // One reason per node, not per placement: formatting the text is most of a transition's JavaScript.

@@ -71,8 +71,8 @@ export async function seedRegion(db: Db, org: string, project: string, k: number
 /** The planner alone on a fresh region (pure function): the full scan against the fit index, same input. */
 async function plannerAlone(db: Db, region: string) {
   const nowMs = NOW.getTime();
-  const nodes = await loadRegionNodes(db, region);
   const holders = await loadRegionHolders(db, region, NOW);
+  const nodes = await loadRegionNodes(db, region, holders);
   const queue = (
     await db.execute<{
       id: string;

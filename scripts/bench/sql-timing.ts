@@ -4,8 +4,10 @@ import pg from "pg";
  * Where a piece of code spends its database time: while `record` runs, every query sent through `pg` (the
  * pool drizzle uses) is timed from send to result and filed under a label (`write <table>`, `read <table>`,
  * `tx`). Bench instrumentation only: it wraps `pg.Client.prototype.query` for the duration and puts it back.
- * Queries inside one transaction run one after another, so the times add up to the time spent waiting on
- * the database; the rest of the wall time is JavaScript.
+ * Queries on one connection run one after another, also when they were sent together (the pool pipelines):
+ * a query's time starts when it was sent or when the one before it on its connection finished, whichever is
+ * later, so the times add up to the time spent waiting on the database; the rest of the wall time is
+ * JavaScript (part of which may have run while the database worked).
  */
 export type SqlTimes = {
   totalMs: number;
@@ -31,21 +33,31 @@ export async function record<T>(fn: () => Promise<T>): Promise<{ value: T; times
   const original = proto.query;
   const byLabel = new Map<string, { ms: number; calls: number }>();
   let sqlMs = 0;
-  proto.query = function (this: unknown, ...args: unknown[]) {
+  // Per connection, when its latest query finished (a promise: it may still be running).
+  const finishedOf = new WeakMap<object, Promise<number>>();
+  proto.query = function (this: object, ...args: unknown[]) {
     const result = original.apply(this, args);
     // Only promise-style calls (drizzle's); callback-style ones pass through untimed.
     if (!(result instanceof Promise)) return result;
     const first = args[0] as string | { text?: string };
     const label = sqlLabel(typeof first === "string" ? first : (first.text ?? ""));
-    const t0 = performance.now();
-    return result.finally(() => {
-      const ms = performance.now() - t0;
-      sqlMs += ms;
-      const e = byLabel.get(label) ?? { ms: 0, calls: 0 };
-      e.ms += ms;
-      e.calls += 1;
-      byLabel.set(label, e);
-    });
+    const sentAt = performance.now();
+    const ahead = finishedOf.get(this) ?? Promise.resolve(0);
+    const finished = result.then(
+      () => performance.now(),
+      () => performance.now(),
+    );
+    finishedOf.set(this, finished);
+    return Promise.all([ahead, finished])
+      .then(([aheadEnd, end]) => {
+        const ms = end - Math.max(sentAt, aheadEnd);
+        sqlMs += ms;
+        const e = byLabel.get(label) ?? { ms: 0, calls: 0 };
+        e.ms += ms;
+        e.calls += 1;
+        byLabel.set(label, e);
+      })
+      .then(() => result);
   };
   const t0 = performance.now();
   try {
