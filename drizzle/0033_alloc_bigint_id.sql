@@ -14,7 +14,11 @@ ALTER TABLE "gpu_allocations" ADD CONSTRAINT "gpu_allocations_pkey" PRIMARY KEY 
 -- grew with the allocations of every other region (a tick's check read 82,000 rows on the bench's fifth
 -- region; 49,200 rows: 58 ms). Each GPU's slices are now summed from gpu_allocations_active_gpu_idx, as the
 -- scheduler's own read does: the cost follows the GPUs counted (the same 16,000 GPUs: 33 ms). Same result.
-CREATE OR REPLACE FUNCTION forja_gpu_allocations_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
+-- Both functions run with sequential scans off: a per-GPU sum planned while the statistics call
+-- gpu_allocations empty (a new database, or one analyzed after a rolled-back tick) would scan the whole table
+-- once per GPU (seconds, under the nodes' locks), and plpgsql keeps that plan until the statistics change.
+CREATE OR REPLACE FUNCTION forja_gpu_allocations_inserted() RETURNS trigger LANGUAGE plpgsql
+  SET enable_seqscan = off AS $$
 DECLARE
   ids uuid[];
   bad record;
@@ -73,7 +77,8 @@ BEGIN
   RETURN NULL;
 END $$;
 --> statement-breakpoint
-CREATE OR REPLACE FUNCTION forja_refresh_node_capacity(ids uuid[]) RETURNS void LANGUAGE plpgsql AS $$
+CREATE OR REPLACE FUNCTION forja_refresh_node_capacity(ids uuid[]) RETURNS void LANGUAGE plpgsql
+  SET enable_seqscan = off AS $$
 BEGIN
   IF ids IS NULL OR cardinality(ids) = 0 THEN
     RETURN;
