@@ -75,6 +75,15 @@ function toArrayElement(v: unknown): string | null {
   return String(v);
 }
 
+type ReasonRow = ReturnType<typeof reasonColumns>;
+const fromOf = (t: Transition) => t.from;
+const toOf = (t: Transition) => t.to;
+const reasonText = (r: ReasonRow) => r.reason;
+const reasonCode = (r: ReasonRow) => r.reason_code;
+const reasonParams = (r: ReasonRow) => toArrayElement(r.reason_params);
+const patchValue = (key: keyof TransitionPatch) => (t: Transition) => toArrayElement(t.patch?.[key]);
+const atOf = (now: Date) => (t: Transition) => (t.at ?? now).toISOString();
+
 function assertLegal(t: Transition): void {
   if (!canTransition(t.from, t.to)) {
     throw new InvalidStateError(`Cannot move an instance from "${t.from}" to "${t.to}"`, {
@@ -104,32 +113,20 @@ export async function applyTransitions(
   // out; one only some items set is applied where a parallel boolean array says so.
   const cols: SQL[] = [sql`${uuidArray(items.map((t) => t.id))}`];
   const names = ["id"];
-  const col = (name: string, values: (string | null)[], type: string): SQL => {
+  const col = (name: string, type: string, values: (string | null)[]): SQL => {
     const first = values[0] ?? null;
     if (values.every((v) => v === first)) return sql`${first}::${sql.raw(type)}`;
     cols.push(sql`${pgArray(values)}::${sql.raw(type)}[]`);
     names.push(name);
     return sql.raw(`v.${name}`);
   };
-  const fromState = col(
-    "from_state",
-    items.map((t) => t.from),
-    "instance_state",
-  );
-  const toState = col(
-    "to_state",
-    items.map((t) => t.to),
-    "instance_state",
-  );
+  const fromState = col("from_state", "instance_state", items.map(fromOf));
+  const toState = col("to_state", "instance_state", items.map(toOf));
   const sets: SQL[] = [sql`state = ${toState}`, sql`updated_at = ${now}`, sql`engine_queue = null`];
   for (const [key, column, type] of PATCH_COLUMNS) {
     const has = items.map((t) => t.patch?.[key] !== undefined);
     if (!has.includes(true)) continue;
-    const value = col(
-      column,
-      items.map((t) => toArrayElement(t.patch?.[key])),
-      type,
-    );
+    const value = col(column, type, items.map(patchValue(key)));
     if (has.every(Boolean)) {
       sets.push(sql`${sql.raw(column)} = ${value}`);
     } else {
@@ -144,27 +141,11 @@ export async function applyTransitions(
   // the row's own), so the events and their webhook deliveries (lib/notify) are written from what moved, in
   // the items' order (ordinality), without a second round trip or a second copy of the ids.
   const reasons = items.map((t) => reasonColumns(t.reason));
-  const evReason = col(
-    "ev_reason",
-    reasons.map((r) => r.reason),
-    "text",
-  );
-  const evCode = col(
-    "ev_reason_code",
-    reasons.map((r) => r.reason_code),
-    "text",
-  );
-  const evParams = col(
-    "ev_reason_params",
-    reasons.map((r) => toArrayElement(r.reason_params)),
-    "jsonb",
-  );
+  const evReason = col("ev_reason", "text", reasons.map(reasonText));
+  const evCode = col("ev_reason_code", "text", reasons.map(reasonCode));
+  const evParams = col("ev_reason_params", "jsonb", reasons.map(reasonParams));
   const evAt = items.some((t) => t.at !== undefined)
-    ? col(
-        "ev_at",
-        items.map((t) => (t.at ?? now).toISOString()),
-        "timestamptz",
-      )
+    ? col("ev_at", "timestamptz", items.map(atOf(now)))
     : sql`${now}::timestamptz`;
   const updated = await exec.execute<{ id: string }>(sql`
     with moved as (
