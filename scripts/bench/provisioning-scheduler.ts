@@ -35,7 +35,7 @@ type Db = ReturnType<typeof getDb>;
 type Gpus = { whole: number; mig_slices: number };
 
 /** A region of NODES nodes and REQUESTS queued requests, bulk-inserted with generate_series. */
-export async function seedRegion(db: Db, org: string, project: string, k: number): Promise<string> {
+async function seedRegion(db: Db, org: string, project: string, k: number): Promise<string> {
   const region = `bench-${Date.now().toString(36)}-${k}`;
   await db.execute(sql`
     insert into regions (code, name, city, country, jurisdiction, pue, grid_gco2_per_kwh)
