@@ -68,8 +68,31 @@ export type GateResult = {
 
 const key = (a: string, b: string) => `${a}/${b}`;
 
+/**
+ * `key`, remembered for one gate: the same pair gives the same string, whose hash the engine keeps, so a tick's
+ * 10,000 requests of a few organizations do not build and hash 50,000 fresh strings (most of the gate's time).
+ */
+function keyMemo(): (a: string, b: string) => string {
+  const byFirst = new Map<string, Map<string, string>>();
+  return (a, b) => {
+    let bySecond = byFirst.get(a);
+    if (!bySecond) {
+      bySecond = new Map();
+      byFirst.set(a, bySecond);
+    }
+    let k = bySecond.get(b);
+    if (k === undefined) {
+      k = key(a, b);
+      bySecond.set(b, k);
+    }
+    return k;
+  };
+}
+
+const NO_LEVEL: GateLevel = { nominal: 0, borrowingLimit: 0, lendingLimit: 0 };
+
 export function levelOf(input: Pick<GateInput, "levels">, orgId: string, modelId: string): GateLevel {
-  return input.levels.get(key(orgId, modelId)) ?? { nominal: 0, borrowingLimit: 0, lendingLimit: 0 };
+  return input.levels.get(key(orgId, modelId)) ?? NO_LEVEL;
 }
 
 /** Members of each cohort, and the models to balance over. */
@@ -132,9 +155,11 @@ export function gateQueue(input: GateInput): GateResult {
   };
   const byId = new Map(input.requests.map((r) => [r.id, r]));
   const gpus = gpusOfSlices;
+  const keyOf = keyMemo();
   const take = (r: GateRequest) => {
-    held.set(key(r.orgId, r.modelId), (held.get(key(r.orgId, r.modelId)) ?? 0) + r.slices);
-    const pk = key(r.projectId, r.modelId);
+    const ok = keyOf(r.orgId, r.modelId);
+    held.set(ok, (held.get(ok) ?? 0) + r.slices);
+    const pk = keyOf(r.projectId, r.modelId);
     if (projectHeld.has(pk)) projectHeld.set(pk, (projectHeld.get(pk) ?? 0) + r.slices);
   };
 
@@ -162,13 +187,14 @@ export function gateQueue(input: GateInput): GateResult {
       out.reasons.set(r.id, { code: "org_suspended", params: {} });
       continue;
     }
-    const budget = input.budgetBlocked.get(key(r.orgId, r.projectId));
+    const budget = input.budgetBlocked.get(keyOf(r.orgId, r.projectId));
     if (budget !== undefined) {
       out.reasons.set(r.id, { code: "budget_blocked", params: { budget } });
       continue;
     }
-    const share = input.projectShares.get(key(r.projectId, r.modelId));
-    const ph = projectHeld.get(key(r.projectId, r.modelId)) ?? 0;
+    const pk = keyOf(r.projectId, r.modelId);
+    const share = input.projectShares.get(pk);
+    const ph = projectHeld.get(pk) ?? 0;
     if (share && ph + r.slices > share.share) {
       out.reasons.set(r.id, {
         code: "project_share_used",
@@ -176,8 +202,8 @@ export function gateQueue(input: GateInput): GateResult {
       });
       continue;
     }
-    const lvl = levelOf(input, r.orgId, r.modelId);
-    if ((held.get(key(r.orgId, r.modelId)) ?? 0) + r.slices <= lvl.nominal) {
+    const ok = keyOf(r.orgId, r.modelId);
+    if ((held.get(ok) ?? 0) + r.slices <= (input.levels.get(ok) ?? NO_LEVEL).nominal) {
       take(r);
       out.admitted.push({ id: r.id, borrowed: false });
     } else candidates.push(r);

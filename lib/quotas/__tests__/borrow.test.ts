@@ -20,7 +20,7 @@ import {
   setProvider,
   stop,
 } from "@/lib/provisioning";
-import { newFleet, newOrg, notebookSpec, testClock } from "@/lib/provisioning/__tests__/fixtures";
+import { bigQuota, newFleet, newOrg, notebookSpec, testClock } from "@/lib/provisioning/__tests__/fixtures";
 import { checkQuotaInvariants, createCohort, quotaLeft, setCohortMember, setOrgQuota } from "@/lib/quotas";
 
 beforeAll(() => setProvider(createFixedProvider({ provisionMs: 10_000, stopMs: 5_000, terminateMs: 2_000 })));
@@ -117,6 +117,38 @@ describe("borrowing inside a cohort", () => {
       code: "over_nominal_nothing_to_borrow",
       params: { nominal: 4, inUse: 4, requested: 4, borrowable: 0 },
     });
+    expect(await checkQuotaInvariants(getDb(), { regionCode: fleet.region })).toEqual([]);
+  });
+
+  it("places on what the holders are after its own reclaim: the notice frees GPUs, so no spot work is preempted", async () => {
+    const { fleet, lender, borrower, op, clock } = await cohortOfTwo();
+    const base = { gpuModelId: "h100", regionCode: fleet.region, lendingLimitGpus: "" };
+    await setOrgQuota(op, { ...base, orgId: borrower.org.id, nominalGpus: 2, borrowingLimitGpus: 4 });
+    const spotOrg = await newOrg("spot", clock);
+    await bigQuota(spotOrg.org.id, fleet.region);
+    // The 8-GPU node: the borrower's 4 GPUs (2 of them borrowed) and someone's 2-GPU spot instance run.
+    const b = await launchAt(borrower, notebookSpec(fleet.region, { instanceType: "h100.4x" }));
+    const spot = await launchAt(
+      spotOrg,
+      notebookSpec(fleet.region, { instanceType: "h100.2x", pricingModel: "spot" }),
+    );
+    await tick(clock, fleet.region);
+    clock.advance(11_000);
+    await reconcile(clock, fleet.region);
+    expect(await state(b.instance.id)).toMatchObject({ state: "running", borrowed: true });
+    expect((await state(spot.instance.id))?.state).toBe("running");
+
+    // The lender wants its 4 guaranteed GPUs: 2 are free, and the tick reclaims the borrower's 4 with notice.
+    // Read after that notice, the borrower's GPUs come back when it ends, so the lender's instance waits for
+    // them. Read before it, the borrower would look like it runs on with no end, and the planner would
+    // preempt the spot instance to make room that is already on its way.
+    const l = await launchAt(lender, notebookSpec(fleet.region, { instanceType: "h100.4x" }));
+    const r = await tick(clock, fleet.region);
+    expect(r.reclaimed).toBe(1);
+    expect(r.preempted).toBe(0);
+    expect((await state(b.instance.id))?.state).toBe("preempting");
+    expect((await state(spot.instance.id))?.state).toBe("running");
+    expect((await state(l.instance.id))?.state).toBe("queued");
     expect(await checkQuotaInvariants(getDb(), { regionCode: fleet.region })).toEqual([]);
   });
 
