@@ -5,6 +5,7 @@ import { getDb, getPool } from "@/lib/db/client";
 import { quotas } from "@/lib/db/schema";
 import { launch, seedImages } from "@/lib/provisioning";
 import { ensureCatalogSeeded } from "@/lib/seed";
+import { cpuCounter } from "./cpu";
 import type { Benchmark } from "./types";
 
 const CALLERS = 50;
@@ -34,6 +35,25 @@ async function concurrent(fn: (i: number) => Promise<unknown>): Promise<Concurre
   const wall = performance.now() - t0;
   samples.sort((a, b) => a - b);
   return { p50: pct(samples, 50), p95: pct(samples, 95), perSecond: (samples.length / wall) * 1000 };
+}
+
+const medianOf = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? 0;
+
+/** Median CPU per call over the rounds (µs, Node and PostgreSQL), and launch's total over the bare insert's. */
+function cpuLines(per: { bare: Array<[number, number]>; launch: Array<[number, number]> }): string[] {
+  if (per.bare.length === 0) return ["  CPU per call: not measured (no /proc here)"];
+  const of = (xs: Array<[number, number]>) => ({
+    node: medianOf(xs.map((x) => x[0])),
+    pg: medianOf(xs.map((x) => x[1])),
+  });
+  const bare = of(per.bare);
+  const launch = of(per.launch);
+  const us = (x: number) => `${x.toFixed(0)} µs`;
+  return [
+    `  CPU per call (median of the rounds): launch Node ${us(launch.node)} + PostgreSQL ${us(launch.pg)}; ` +
+      `bare insert Node ${us(bare.node)} + PostgreSQL ${us(bare.pg)}; ` +
+      `total ×${((launch.node + launch.pg) / (bare.node + bare.pg)).toFixed(1)} (50 callers keep both cores busy: latency under load follows the CPU a call costs)`,
+  ];
 }
 
 /**
@@ -103,11 +123,24 @@ export const provisioningLaunch: Benchmark = {
     // Rounds of bare insert → launch over 50 organizations → bare insert: each round's ratio divides by the
     // bare insert measured around it (the machine's load drifts within seconds), and the median round is the
     // figure (one noisy round moves it little).
+    // Each call's CPU, in this process and in PostgreSQL, is counted too: with 50 callers on two cores the
+    // latencies follow it.
+    const cpu = await cpuCounter(db);
+    const calls = CALLERS * PER_CALLER;
+    const cpuPerCall = { bare: [] as Array<[number, number]>, launch: [] as Array<[number, number]> };
+    const counted = async (kind: "bare" | "launch", fn: () => Promise<Concurrent>) => {
+      if (!cpu) return fn();
+      const m = await cpu.measure(fn);
+      cpuPerCall[kind].push([(m.nodeMs * 1000) / calls, (m.pgMs * 1000) / calls]);
+      return m.value;
+    };
     const spreadRounds: Array<{ bare: { p50: number; p95: number }; launch: Concurrent }> = [];
     for (let r = 0; r < ROUNDS; r++) {
-      const before = await concurrent(oneInsert);
-      const launch = await concurrent((i) => launchIn((orgs[i % orgs.length] as { slug: string }).slug));
-      const after = await concurrent(oneInsert);
+      const before = await counted("bare", () => concurrent(oneInsert));
+      const launch = await counted("launch", () =>
+        concurrent((i) => launchIn((orgs[i % orgs.length] as { slug: string }).slug)),
+      );
+      const after = await counted("bare", () => concurrent(oneInsert));
       spreadRounds.push({
         bare: { p50: (before.p50 + after.p50) / 2, p95: (before.p95 + after.p95) / 2 },
         launch,
@@ -136,6 +169,7 @@ export const provisioningLaunch: Benchmark = {
         ]),
         `  ratio launch over ${orgs.length} organizations / bare insert, p95 per round: ` +
           `${p95Ratios.map((x) => `×${x.toFixed(1)}`).join(" ")}; median ×${medianRatio.toFixed(1)} (target ≤ ×4)`,
+        ...cpuLines(cpuPerCall),
         line("bare insert (before)", b),
         line("launch, one org × model × region", same),
         line("bare insert (after)", b2),
