@@ -208,21 +208,34 @@ class FitIndex {
   }
 }
 
+export type PlanInput = {
+  nodes: PNode[];
+  holders: PHolder[];
+  /** Already in priority/FIFO order per model (the order across models does not matter). */
+  queue: PRequest[];
+  now: number;
+  spotNoticeMs: number;
+};
+export type PlanOptions = { scan?: "indexed" | "linear" };
+
 /**
  * `scan: "linear"` ranks every node for every request (the reference the index is checked against in tests
  * and the bench); the default walks the FitIndex and makes the same decisions.
  */
-export function planPlacements(
-  input: {
-    nodes: PNode[];
-    holders: PHolder[];
-    /** Already in priority/FIFO order per model (the order across models does not matter). */
-    queue: PRequest[];
-    now: number;
-    spotNoticeMs: number;
-  },
-  opts: { scan?: "indexed" | "linear" } = {},
-): Decisions {
+export function planPlacements(input: PlanInput, opts: PlanOptions = {}): Decisions {
+  const steps = placementSteps(input, opts);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * planPlacements one placement at a time: each is yielded as soon as it is decided (a placement is never
+ * taken back), and the decisions are the generator's return value. The scheduler writes the first placements
+ * while the rest are planned.
+ */
+export function* placementSteps(input: PlanInput, opts: PlanOptions = {}): Generator<Placement, Decisions> {
   const { now } = input;
   const use: GpuUse = new Map();
   for (const n of input.nodes) for (const g of n.gpus) use.set(g.id, g.used);
@@ -279,7 +292,9 @@ export function planPlacements(
       const updated = statsOf(chosen.node, use);
       stats.set(chosen.node.id, updated);
       index?.update(ordinals.get(chosen.node.id) as number, updated);
-      out.placements.push({ requestId: req.id, nodeId: chosen.node.id, alloc: chosen.alloc });
+      const placement = { requestId: req.id, nodeId: chosen.node.id, alloc: chosen.alloc };
+      out.placements.push(placement);
+      yield placement;
       const holder: PHolder = {
         id: req.id,
         nodeId: chosen.node.id,

@@ -8,7 +8,7 @@ import { why } from "./event-reasons";
 import { loadRegionHolders, loadRegionNodes } from "./fleet-state";
 import { applyTransitions, giveNotice, type Transition } from "./lifecycle";
 import { loadAllOfferings } from "./offerings";
-import { type Decisions, type PRequest, planPlacements, type Reservation } from "./placement";
+import { type Decisions, type Placement, type PRequest, placementSteps, type Reservation } from "./placement";
 import { toProviderInstance } from "./provider-instance";
 import { attachConfiguredEngines, clusterPlacedRegions, getProvider, type ProvisionPlan } from "./providers";
 import { clearBorrowMarks, gateRegion, writeQueueReasons } from "./quota-gate";
@@ -86,8 +86,13 @@ export async function lockRegionPlacement(tx: Tx, regionCode: string): Promise<v
   await tx.execute(advisoryXactLock("forja:placement", regionCode));
 }
 
-/** How many placements the tick's first transitions statement carries (the rest follow in a second one). */
+/**
+ * How many placements a tick's transitions statements carry: the first goes as soon as the planner has decided
+ * this many (the database starts writing early), the next ones each carry this many more (each is written
+ * while the planner and the JavaScript work on the next), and the last whatever is left.
+ */
 const FIRST_TRANSITIONS = 600;
+const NEXT_TRANSITIONS = 2_000;
 
 const QUEUED_COLUMNS = {
   id: instances.id,
@@ -195,7 +200,6 @@ async function placeRegion(
   const byId = new Map(queued.map((q) => [q.id, q]));
   const requests = gate.admitted.flatMap((a) => requestOf.get(a.id) ?? []);
   const [holders, nodes] = await settled([holdersRead, nodesRead]);
-  const decisions = planPlacements({ nodes, holders, queue: requests, now: now.getTime(), spotNoticeMs });
   const nodeName = new Map(nodes.map((n) => [n.id, n.name]));
   // One reason per node, not per placement: formatting the text is most of a transition's JavaScript.
   const placedOn = new Map<string, ReturnType<typeof why>>();
@@ -207,8 +211,7 @@ async function placeRegion(
     }
     return r;
   };
-
-  const placements: Transition[] = decisions.placements.map((p) => {
+  const transitionOf = (p: Placement): Transition => {
     const inst = byId.get(p.requestId);
     const plan = plans.get(p.requestId);
     if (!inst || !plan) throw new Error("placement for an unknown request");
@@ -227,20 +230,36 @@ async function placeRegion(
         borrowed: borrowedIds.has(inst.id),
       },
     };
-  });
+  };
+
   // The queued rows are this transaction's (read FOR UPDATE above, under the region's lock), so every
   // placement moves: the allocations and the other rows' queue reasons need not wait for the transitions'
   // answer. The statements go out one behind the other on the connection (the pool pipelines), and the
-  // JavaScript that builds each one runs while the database writes the ones before it. The transitions are
-  // two statements: the first few hundred go as soon as they are built, so the database starts on them while
-  // the rest are built (~5 µs of JavaScript an item, against ~45 µs of database work).
-  const placedIds = new Set(decisions.placements.map((p) => p.requestId));
+  // JavaScript that builds each one runs while the database writes the ones before it. The transitions go in
+  // parts (FIRST_TRANSITIONS, NEXT_TRANSITIONS), each as soon as the planner has decided it, so the database
+  // writes them while the rest are planned and built.
+  const steps = placementSteps({ nodes, holders, queue: requests, now: now.getTime(), spotNoticeMs });
   const transitions: Promise<Set<string>>[] = [];
-  for (const part of [placements.slice(0, FIRST_TRANSITIONS), placements.slice(FIRST_TRANSITIONS)]) {
-    if (part.length === 0) continue;
+  let part: Transition[] = [];
+  let placed = 0;
+  const flush = async () => {
     transitions.push(started(applyTransitions(tx, ctx, part)));
+    placed += part.length;
+    part = [];
     await sent();
+  };
+  let decisions: Decisions;
+  for (;;) {
+    const step = steps.next();
+    if (step.done) {
+      decisions = step.value;
+      break;
+    }
+    part.push(transitionOf(step.value));
+    if (part.length === (transitions.length === 0 ? FIRST_TRANSITIONS : NEXT_TRANSITIONS)) await flush();
   }
+  if (part.length > 0) await flush();
+  const placedIds = new Set(decisions.placements.map((p) => p.requestId));
   const writes: Promise<unknown>[] = [...transitions];
   // One insert for every allocation of the tick, its columns as typed arrays (unnest: no JSON to parse): the
   // instance, organization, node and MIG profile once per placement, each GPU with its slices and the ordinal
@@ -294,10 +313,10 @@ async function placeRegion(
   );
   await settled(writes);
   const moved = (await Promise.all(transitions)).reduce((n, set) => n + set.size, 0);
-  if (moved !== placements.length) {
+  if (moved !== placed) {
     // Cannot happen while the rows are locked; if it ever does, nothing of this tick is kept (the next one
     // decides again) rather than GPUs booked for an instance that did not move.
-    throw new Error(`scheduler: ${placements.length - moved} placed instances did not move`);
+    throw new Error(`scheduler: ${placed - moved} placed instances did not move`);
   }
   // Killed here, the placement transaction (transitions and allocations) is rolled back as one.
   await checkpoint("scheduler.placed");

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type PHolder, type PNode, type PRequest, planPlacements } from "../placement";
+import { type PHolder, type PNode, type PRequest, placementSteps, planPlacements } from "../placement";
 
 const NOW = 1_000_000;
 
@@ -83,6 +83,28 @@ describe("planPlacements with the fit index", () => {
         expect(indexed).toEqual(linear);
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it("yields each placement as it is decided, in order, and none is taken back by the decisions", () => {
+    fc.assert(
+      fc.property(world, ({ nodes, holders, queue }) => {
+        const input = () => ({
+          nodes,
+          holders: holders.map((h) => ({ ...h })),
+          queue,
+          now: NOW,
+          spotNoticeMs: 120_000,
+        });
+        // The scheduler writes what was yielded before the plan ends: it must be exactly what was decided.
+        const steps = placementSteps(input());
+        const yielded = [];
+        let step = steps.next();
+        for (; !step.done; step = steps.next()) yielded.push(step.value);
+        expect(yielded).toEqual(step.value.placements);
+        expect(step.value).toEqual(planPlacements(input()));
+      }),
+      { numRuns: 200 },
     );
   });
 
