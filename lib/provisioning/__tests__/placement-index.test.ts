@@ -66,18 +66,20 @@ const world = fc
     return { nodes, holders, queue };
   });
 
+/** A world as the planner's input; spot reclaim mutates the holders it picks, so each call gets its own copies. */
+const planInput = (w: { nodes: PNode[]; holders: PHolder[]; queue: PRequest[] }) => ({
+  nodes: w.nodes,
+  holders: w.holders.map((h) => ({ ...h })),
+  queue: w.queue,
+  now: NOW,
+  spotNoticeMs: 120_000,
+});
+
 describe("planPlacements with the fit index", () => {
   it("makes exactly the decisions of the full scan (best fit, name ties, backfill, spot reclaim)", () => {
     fc.assert(
-      fc.property(world, ({ nodes, holders, queue }) => {
-        const input = () => ({
-          nodes,
-          // Spot reclaim mutates the holders it picks: each run gets its own copies.
-          holders: holders.map((h) => ({ ...h })),
-          queue,
-          now: NOW,
-          spotNoticeMs: 120_000,
-        });
+      fc.property(world, (w) => {
+        const input = () => planInput(w);
         const linear = planPlacements(input(), { scan: "linear" });
         const indexed = planPlacements(input());
         expect(indexed).toEqual(linear);
@@ -88,14 +90,8 @@ describe("planPlacements with the fit index", () => {
 
   it("yields each placement as it is decided, in order, and none is taken back by the decisions", () => {
     fc.assert(
-      fc.property(world, ({ nodes, holders, queue }) => {
-        const input = () => ({
-          nodes,
-          holders: holders.map((h) => ({ ...h })),
-          queue,
-          now: NOW,
-          spotNoticeMs: 120_000,
-        });
+      fc.property(world, (w) => {
+        const input = () => planInput(w);
         // The scheduler writes what was yielded before the plan ends: it must be exactly what was decided.
         const steps = placementSteps(input());
         const yielded = [];
