@@ -89,10 +89,15 @@ function keyMemo(): (a: string, b: string) => string {
   };
 }
 
-const NO_LEVEL: GateLevel = { nominal: 0, borrowingLimit: 0, lendingLimit: 0 };
+const NO_LEVEL: GateLevel = Object.freeze({ nominal: 0, borrowingLimit: 0, lendingLimit: 0 });
+
+/** The level under an `${orgId}/${modelId}` key already built; none set is all zero. */
+function levelAt(levels: GateInput["levels"], k: string): GateLevel {
+  return levels.get(k) ?? NO_LEVEL;
+}
 
 export function levelOf(input: Pick<GateInput, "levels">, orgId: string, modelId: string): GateLevel {
-  return input.levels.get(key(orgId, modelId)) ?? NO_LEVEL;
+  return levelAt(input.levels, key(orgId, modelId));
 }
 
 /** Members of each cohort, and the models to balance over. */
@@ -203,7 +208,7 @@ export function gateQueue(input: GateInput): GateResult {
       continue;
     }
     const ok = keyOf(r.orgId, r.modelId);
-    if ((held.get(ok) ?? 0) + r.slices <= (input.levels.get(ok) ?? NO_LEVEL).nominal) {
+    if ((held.get(ok) ?? 0) + r.slices <= levelAt(input.levels, ok).nominal) {
       take(r);
       out.admitted.push({ id: r.id, borrowed: false });
     } else candidates.push(r);

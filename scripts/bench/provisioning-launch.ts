@@ -6,6 +6,7 @@ import { quotas } from "@/lib/db/schema";
 import { launch, seedImages } from "@/lib/provisioning";
 import { ensureCatalogSeeded } from "@/lib/seed";
 import { cpuCounter } from "./cpu";
+import { median } from "./stats";
 import type { Benchmark } from "./types";
 
 const CALLERS = 50;
@@ -37,14 +38,12 @@ async function concurrent(fn: (i: number) => Promise<unknown>): Promise<Concurre
   return { p50: pct(samples, 50), p95: pct(samples, 95), perSecond: (samples.length / wall) * 1000 };
 }
 
-const medianOf = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? 0;
-
 /** Median CPU per call over the rounds (µs, Node and PostgreSQL), and launch's total over the bare insert's. */
 function cpuLines(per: { bare: Array<[number, number]>; launch: Array<[number, number]> }): string[] {
   if (per.bare.length === 0) return ["  CPU per call: not measured (no /proc here)"];
   const of = (xs: Array<[number, number]>) => ({
-    node: medianOf(xs.map((x) => x[0])),
-    pg: medianOf(xs.map((x) => x[1])),
+    node: median(xs.map((x) => x[0])),
+    pg: median(xs.map((x) => x[1])),
   });
   const bare = of(per.bare);
   const launch = of(per.launch);

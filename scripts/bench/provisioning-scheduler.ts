@@ -16,6 +16,7 @@ import {
 import { ensureCatalogSeeded } from "@/lib/seed";
 import { bareWrites } from "./scheduler-bare";
 import { record, type SqlTimes } from "./sql-timing";
+import { median } from "./stats";
 import type { Benchmark } from "./types";
 
 const NODES = 2000;
@@ -133,7 +134,6 @@ async function placementFingerprint(db: Db, region: string): Promise<string> {
     .slice(0, 16);
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] as number;
 const ms = (x: number) => `${x.toFixed(0)} ms`;
 
 /**
