@@ -119,9 +119,13 @@ describe("forja against a running server", { timeout: 180_000 }, () => {
         "--image",
         "pytorch-2.5-cuda12.4",
         "--wait",
+        "--timeout",
+        "60",
         "--json",
       ],
-      { during: workerPass },
+      // The worker places it only once the CLI has shown its place in the queue: a pass racing the launch
+      // could place it before the first poll, and then there is no queue to show (seen in CI).
+      { during: async (child) => (/position \d+/.test(child.stderr()) ? workerPass() : undefined) },
     );
     expect(launched.code, launched.stderr).toBe(0);
     const inst = json(launched.stdout);

@@ -17,7 +17,11 @@ export function forja(
     configDir: string;
     env?: Record<string, string>;
     input?: string;
-    during?: (child: { stdout: () => string; signal: (s: NodeJS.Signals) => void }) => Promise<void>;
+    during?: (child: {
+      stdout: () => string;
+      stderr: () => string;
+      signal: (s: NodeJS.Signals) => void;
+    }) => Promise<void>;
   },
 ): Promise<Run> {
   const child = spawn(process.execPath, [BIN, ...args], {
@@ -47,7 +51,11 @@ export function forja(
       resolve(code);
     }),
   );
-  const view = { stdout: () => stdout, signal: (s: NodeJS.Signals) => void child.kill(s) };
+  const view = {
+    stdout: () => stdout,
+    stderr: () => stderr,
+    signal: (s: NodeJS.Signals) => void child.kill(s),
+  };
   const driver = (async () => {
     while (running && opts.during) {
       await opts.during(view);
