@@ -9,6 +9,7 @@ import { loadRegionHolders, loadRegionNodes } from "./fleet-state";
 import { loadOrgInstance } from "./load";
 import { loadOffering, type Offering } from "./offerings";
 import { DEFAULT_PRIORITY } from "./schemas";
+import type { Instance } from "./types";
 
 /**
  * How an ETA was estimated: "capacity" (it fits now and nobody is ahead), "runtime" (a replay of the queue
@@ -143,11 +144,21 @@ export async function expectedWait(
 }
 
 /** A queued instance's position, ETA and alternatives that would start sooner, each with its hourly price. */
-export async function queueInsight(ctx: Ctx, orgSlug: string, instanceId: string): Promise<QueueInsight> {
+export async function queueInsight(
+  ctx: Ctx,
+  orgSlug: string,
+  instanceId: string,
+  read?: Instance,
+): Promise<QueueInsight> {
   const { org } = await requireOrgAccess(ctx, orgSlug, "viewer");
   const exec = readDb(ctx);
   const now = nowOf(ctx);
-  const inst = await loadOrgInstance(exec, org.id, instanceId);
+  // A caller that already read the instance (the detail view) passes that row: the insight is judged from it,
+  // so a detail never shows "queued" without its queue because the scheduler placed it between two reads.
+  const inst =
+    read && read.id === instanceId && read.orgId === org.id
+      ? read
+      : await loadOrgInstance(exec, org.id, instanceId);
   const base = { instanceId: inst.id, state: inst.state };
   if (inst.state !== "queued") return { ...base, position: null, estimate: null, alternatives: [] };
   const offering = await loadOffering(exec, inst.instanceTypeId);

@@ -143,6 +143,21 @@ describe("queue insight", () => {
     const other = await newOrg("nosy");
     await expect(queueInsight(other.ctx, other.slug, a.id)).rejects.toBeInstanceOf(NotFoundError);
   });
+
+  it("judges from the row its caller read: a detail read while queued keeps its queue if placed meanwhile", async () => {
+    const w = await world([{ gpus: 1 }]);
+    const a = await w.up({});
+    const [read] = await getDb().select().from(instances).where(eq(instances.id, a.id));
+    await w.tick();
+    // Placed since: read again, it has no queue; judged from the row the detail view read, it still has one.
+    expect(await queueInsight(w.o.ctx, w.o.slug, a.id)).toMatchObject({ position: null, estimate: null });
+    const insight = await queueInsight(w.o.ctx, w.o.slug, a.id, read);
+    expect(insight).toMatchObject({ state: "queued", position: 1 });
+    expect(insight.estimate).not.toBeNull();
+    // Another organization's row passed in changes nothing: it is read, and not found, in the caller's own.
+    const other = await newOrg("nosy-row");
+    await expect(queueInsight(other.ctx, other.slug, a.id, read)).rejects.toBeInstanceOf(NotFoundError);
+  });
 });
 
 describe("expectedWait", () => {

@@ -108,7 +108,7 @@ export async function loadInstanceDetail(
   const inst = detail.instance;
   const [costs, insight] = await Promise.all([
     estimateInstanceCosts(ctx, orgSlug, [inst.id]),
-    inst.state === "queued" ? queueInsight(ctx, orgSlug, inst.id) : null,
+    inst.state === "queued" ? queueInsight(ctx, orgSlug, inst.id, inst) : null,
   ]);
   const cost = costs.get(inst.id);
   const project = { projectSlug: detail.project.slug, projectName: detail.project.name };
