@@ -154,7 +154,7 @@ describe("queue insight", () => {
     const insight = await queueInsight(w.o.ctx, w.o.slug, a.id, read);
     expect(insight).toMatchObject({ state: "queued", position: 1 });
     expect(insight.estimate).not.toBeNull();
-    // Another organization's row passed in changes nothing: it is read, and not found, in the caller's own.
+    // Another organization passing this row gets a 404: a row is used only when it is the caller's own.
     const other = await newOrg("nosy-row");
     await expect(queueInsight(other.ctx, other.slug, a.id, read)).rejects.toBeInstanceOf(NotFoundError);
   });
