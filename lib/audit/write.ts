@@ -12,6 +12,11 @@ export type AuditEntry = {
   at?: Date;
 };
 
+function auditActorKind(actor: Actor): "user" | "api" | "system" {
+  if (actor.kind !== "user") return "system";
+  return actor.tokenOrgId ? "api" : "user";
+}
+
 /** Write an audit row in the caller's transaction, so it commits (or not) with the change it records. */
 export async function writeAudit(exec: Executor, actor: Actor, entry: AuditEntry): Promise<void> {
   await exec.execute(auditInsertSql(actor, entry));
@@ -22,11 +27,34 @@ export async function writeAudit(exec: Executor, actor: Actor, entry: AuditEntry
  * instance, its events and this row in one round trip).
  */
 export function auditInsertSql(actor: Actor, entry: AuditEntry): SQL {
-  const actorKind = actor.kind === "user" ? (actor.tokenOrgId ? "api" : "user") : "system";
+  const actorKind = auditActorKind(actor);
   return sql`
     insert into audit_log (org_id, actor_user_id, actor_kind, action, target_type, target_id, data, at)
     values (${entry.orgId}::uuid, ${actor.kind === "user" ? actor.userId : null}::uuid, ${actorKind},
             ${entry.action}, ${entry.targetType ?? null}, ${entry.targetId ?? null},
             ${entry.data === undefined ? null : JSON.stringify(entry.data)}::jsonb,
             ${(entry.at ?? new Date()).toISOString()}::timestamptz)`;
+}
+
+/**
+ * The insert of several audit rows, each by its own actor, in one statement (launches coalesced into one
+ * transaction write theirs together). The rows go as one JSON parameter, so the statement's text is the same
+ * for any number of rows (one prepared statement).
+ */
+export function auditInsertManySql(rows: Array<{ actor: Actor; entry: AuditEntry }>): SQL {
+  const records = rows.map(({ actor, entry }) => ({
+    org_id: entry.orgId,
+    actor_user_id: actor.kind === "user" ? actor.userId : null,
+    actor_kind: auditActorKind(actor),
+    action: entry.action,
+    target_type: entry.targetType ?? null,
+    target_id: entry.targetId ?? null,
+    data: entry.data ?? null,
+    at: (entry.at ?? new Date()).toISOString(),
+  }));
+  return sql`
+    insert into audit_log (org_id, actor_user_id, actor_kind, action, target_type, target_id, data, at)
+    select r.org_id, r.actor_user_id, r.actor_kind, r.action, r.target_type, r.target_id, r.data, r.at
+    from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as r(org_id uuid, actor_user_id uuid,
+      actor_kind text, action text, target_type text, target_id text, data jsonb, at timestamptz)`;
 }

@@ -139,32 +139,72 @@ export async function readCommittedTxFrom<C extends { tx?: Executor }, R extends
       fn({ ...ctx, tx }, (await first.run(tx, first.query)).rows),
     );
   }
+  return readCommittedTxWith([first], async (tx, [read]) => {
+    if (!read) throw new Error("readCommittedTxWith lost its statement");
+    return fn({ ...ctx, tx }, (await read).rows);
+  });
+}
+
+/** The database answered COMMIT with ROLLBACK: a statement of the transaction had failed; nothing was written. */
+export class RolledBackError extends Error {
+  constructor() {
+    super("The transaction was rolled back: one of its statements had failed");
+    this.name = "RolledBackError";
+  }
+}
+
+/** COMMIT itself failed (e.g. the connection broke): whether the transaction was written is not known. */
+export class CommitUnknownError extends Error {
+  constructor(cause: unknown) {
+    super(`COMMIT failed; whether the transaction was written is not known: ${String(cause)}`, { cause });
+    this.name = "CommitUnknownError";
+  }
+}
+
+/**
+ * A new READ COMMITTED transaction on a connection of its own whose first statements are reads known before
+ * it opens (readCommittedTxFrom's one; the launches coalesced into one transaction, one each): BEGIN and the
+ * statements leave in one write, in order, and `fn` gets their results as promises (each may be awaited as
+ * it arrives). `fn`'s return commits; its throw rolls back. A COMMIT answered with ROLLBACK (a failed
+ * statement whose error `fn` did not rethrow) throws RolledBackError; a COMMIT that fails throws
+ * CommitUnknownError.
+ */
+export async function readCommittedTxWith<R extends Record<string, unknown>, T>(
+  first: Array<{ query: SQL; run: (tx: Tx, query: SQL) => Promise<{ rows: R[] }> }>,
+  fn: (tx: Tx, reads: Array<Promise<{ rows: R[] }>>) => Promise<T>,
+): Promise<T> {
   const client = await getPool().connect();
   const tx = txOn(client);
-  // Corked, BEGIN and the statement leave in one write (one system call for both sides instead of two: on
-  // loopback a write was ~0.1 ms of launch's CPU). Both are put on the wire synchronously (pipelining, and
+  // Corked, BEGIN and the statements leave in one write (one system call for both sides instead of two: on
+  // loopback a write was ~0.1 ms of launch's CPU). All are put on the wire synchronously (pipelining, and
   // drizzle reaches client.query without awaiting), so uncorking right after sends them together.
   const stream = (client as unknown as { connection: { stream: Pick<Writable, "cork" | "uncork"> } })
     .connection.stream;
   stream.cork();
   let begin: Promise<unknown>;
-  let read: Promise<{ rows: R[] }>;
+  const reads: Array<Promise<{ rows: R[] }>> = [];
   try {
     begin = client.query("begin isolation level read committed");
-    read = first.run(tx, first.query);
+    for (const f of first) reads.push(f.run(tx, f.query));
   } finally {
     stream.uncork();
   }
-  // Both are awaited below; until then a rejection must not count as unhandled.
+  // All are awaited by fn or answered before the rollback; until then a rejection must not count as unhandled.
   begin.catch(() => {});
-  read.catch(() => {});
+  for (const r of reads) r.catch(() => {});
   try {
     await begin;
-    const result = await fn({ ...ctx, tx }, (await read).rows);
-    await client.query("commit");
+    const result = await fn(tx, reads);
+    let done: pg.QueryResult;
+    try {
+      done = await client.query("commit");
+    } catch (error) {
+      throw new CommitUnknownError(error);
+    }
+    if (done.command !== "COMMIT") throw new RolledBackError();
     return result;
   } catch (error) {
-    // Answered after the read (one connection answers in order), so nothing of it is left behind.
+    // Answered after the reads (one connection answers in order), so nothing of them is left behind.
     await client.query("rollback").catch(() => {});
     throw error;
   } finally {

@@ -1,5 +1,6 @@
 import "server-only";
 import { type SQL, sql } from "drizzle-orm";
+import { type AuditEntry, auditInsertManySql } from "@/lib/audit";
 import { type Actor, type Ctx, InvalidStateError, nowOf } from "@/lib/core";
 import type { Executor } from "@/lib/db/client";
 import { executePrepared, jsonRecordOf, rowFromDriver } from "@/lib/db/prepared";
@@ -178,17 +179,24 @@ type EventRow = {
   at: string;
 } & ReturnType<typeof reasonColumns>;
 
-/** The insert of instance_events rows by one actor, returning what the webhook fan-out reads. */
-function insertEvents(actor: Actor, events: EventRow[]): SQL {
-  const col = (f: (e: EventRow) => unknown) => pgArray(events.map((e) => toArrayElement(f(e))));
-  return insertEventsFrom(
-    actor,
-    sql`unnest(${col((e) => e.org_id)}::uuid[], ${col((e) => e.instance_id)}::uuid[],
+type ActorEventRow = EventRow & { actor_user_id: string | null; actor_kind: EventActorKind };
+
+/** The insert of instance_events rows, each by its own actor, returning what the webhook fan-out reads. */
+function insertEventsByActors(events: ActorEventRow[]): SQL {
+  const col = (f: (e: ActorEventRow) => unknown) => pgArray(events.map((e) => toArrayElement(f(e))));
+  return sql`
+    insert into instance_events (org_id, instance_id, from_state, to_state, reason, reason_code, reason_params,
+                                 actor_user_id, actor_kind, at)
+    select e.org_id, e.instance_id, e.from_state, e.to_state, e.reason, e.reason_code, e.reason_params,
+           e.actor_user_id, e.actor_kind, e.at
+    from unnest(${col((e) => e.org_id)}::uuid[], ${col((e) => e.instance_id)}::uuid[],
                 ${col((e) => e.from_state)}::instance_state[], ${col((e) => e.to_state)}::instance_state[],
                 ${col((e) => e.reason)}::text[], ${col((e) => e.reason_code)}::text[],
-                ${col((e) => e.reason_params)}::jsonb[], ${col((e) => e.at)}::timestamptz[])
-      as e(org_id, instance_id, from_state, to_state, reason, reason_code, reason_params, at)`,
-  );
+                ${col((e) => e.reason_params)}::jsonb[], ${col((e) => e.actor_user_id)}::uuid[],
+                ${col((e) => e.actor_kind)}::text[], ${col((e) => e.at)}::timestamptz[])
+      as e(org_id, instance_id, from_state, to_state, reason, reason_code, reason_params, actor_user_id,
+           actor_kind, at)
+    returning org_id, instance_id, from_state, to_state, reason, reason_code, reason_params, at`;
 }
 
 /**
@@ -220,53 +228,101 @@ export async function applyTransition(
   }
 }
 
+/** One launch for insertLaunched: its row, who launched it and when, and its audit row. */
+export type Launched = {
+  ctx: Pick<Ctx, "actor" | "now">;
+  values: typeof instances.$inferInsert & { id: string };
+  audit: AuditEntry;
+};
+
 /**
- * A launch accepted at once, as one statement: the row (inserted already in "queued"), its first two events
- * (created in "requested", then requested → queued) with the transition's webhook deliveries, `alsoWrite`
- * (launch's audit row), and `alsoRead`, a one-row query returned beside the row as JSON (launch's quota
- * standing: the statement's snapshot does not show the row it inserts, so that count leaves it out). The
- * transition table is still the judge: the same check applyTransitions makes. The id is the caller's, so
- * the events can name the row the same statement writes; the webhook fan-out reads its name from the
- * inserted row (the table does not show it to the statement that writes it).
+ * Launches accepted at once, as one statement whatever their number (launches coalesced into one transaction
+ * share it, lib/provisioning/launch-batch.ts): each row (inserted already in "queued"), its first two events
+ * (created in "requested", then requested → queued) by its own actor, with the transition's webhook
+ * deliveries, and its audit row; `alsoRead`, a one-row query returned beside the rows as JSON (a single
+ * launch's quota standing: the statement's snapshot does not show the rows it inserts, so that count leaves
+ * them out). The transition table is still the judge: the same check applyTransitions makes. The ids are the
+ * callers', so the events can name the rows the same statement writes; the webhook fan-out reads their names
+ * from the inserted rows (the table does not show them to the statement that writes them). Every launch must
+ * set the same columns (the others get their defaults). Returns the rows in the order given.
  */
 export async function insertLaunched(
   exec: Executor,
-  ctx: Pick<Ctx, "actor" | "now">,
-  values: typeof instances.$inferInsert & { id: string },
+  launched: Launched[],
   created: string | EventReason,
   accepted: string | EventReason,
-  also: { alsoWrite?: SQL; alsoRead?: SQL } = {},
-): Promise<{ instance: Instance; alsoRead: unknown }> {
-  assertLegal({ id: values.id, orgId: values.orgId, from: "requested", to: "queued", reason: accepted });
-  if (values.state !== "queued") throw new Error("insertLaunched writes an instance in queued");
-  const at = nowOf(ctx).toISOString();
-  const events = [
-    { from_state: null, to_state: "requested", ...reasonColumns(created) },
-    { from_state: "requested", to_state: "queued", ...reasonColumns(accepted) },
-  ].map((e) => ({ ...e, org_id: values.orgId, instance_id: values.id, at }));
-  // The row is one jsonb parameter (jsonb_populate_record): building a 40-parameter insert through the query
-  // builder cost more than running it. The column list follows the keys given, so the others get defaults.
-  const record = jsonRecordOf(instances, values);
-  const columns = sql.raw(Object.keys(record).sort().join(", "));
+  alsoRead?: SQL,
+): Promise<{ instances: Instance[]; alsoRead: unknown }> {
+  const first = launched[0];
+  if (!first) throw new Error("insertLaunched needs a launch");
+  const columnList = Object.keys(jsonRecordOf(instances, first.values)).sort().join(", ");
+  const records: Record<string, unknown>[] = [];
+  const events: ActorEventRow[] = [];
+  for (const { ctx, values } of launched) {
+    assertLegal({ id: values.id, orgId: values.orgId, from: "requested", to: "queued", reason: accepted });
+    if (values.state !== "queued") throw new Error("insertLaunched writes an instance in queued");
+    // The row is one jsonb element (jsonb_populate_recordset): building a 40-parameter insert through the
+    // query builder cost more than running it. The column list follows the keys given, so the others get
+    // defaults; a launch that set other columns would get another's defaults as nulls, hence the check.
+    const record = jsonRecordOf(instances, values);
+    if (Object.keys(record).sort().join(", ") !== columnList) {
+      throw new Error("insertLaunched: every launch must set the same columns");
+    }
+    records.push(record);
+    const at = nowOf(ctx).toISOString();
+    const by = {
+      actor_user_id: ctx.actor.kind === "user" ? ctx.actor.userId : null,
+      actor_kind: eventActorKind(ctx.actor),
+    };
+    events.push(
+      {
+        from_state: null,
+        to_state: "requested",
+        ...reasonColumns(created),
+        org_id: values.orgId,
+        instance_id: values.id,
+        at,
+        ...by,
+      },
+      {
+        from_state: "requested",
+        to_state: "queued",
+        ...reasonColumns(accepted),
+        org_id: values.orgId,
+        instance_id: values.id,
+        at,
+        ...by,
+      },
+    );
+  }
+  const columns = sql.raw(columnList);
+  const audit = auditInsertManySql(launched.map((l) => ({ actor: l.ctx.actor, entry: l.audit })));
   const res = await executePrepared<Record<string, unknown>>(
     exec,
     sql`
     with ins as (
       insert into instances (${columns})
-      select ${columns} from jsonb_populate_record(null::instances, ${JSON.stringify(record)}::jsonb)
+      select ${columns} from jsonb_populate_recordset(null::instances, ${JSON.stringify(records)}::jsonb)
       returning *),
-    written as (${insertEvents(ctx.actor, events)}),
+    written as (${insertEventsByActors(events)}),
     fanned as (${instanceTransitionFanOut(
       sql`(select * from written where from_state is not null)`,
       sql`(select id, name from ins)`,
-    )})
-    ${also.alsoWrite ? sql`, also_written as (${also.alsoWrite})` : sql``}
-    select ins.*, ${also.alsoRead ? sql`(select to_jsonb(r) from (${also.alsoRead}) as r)` : sql`null`} as also_read
+    )}),
+    audited as (${audit})
+    select ins.*, ${alsoRead ? sql`(select to_jsonb(r) from (${alsoRead}) as r)` : sql`null`} as also_read
     from ins`,
   );
-  const raw = res.rows[0];
-  if (!raw) throw new Error("instance insert returned nothing");
-  return { instance: rowFromDriver(instances, raw), alsoRead: raw.also_read };
+  const byId = new Map(res.rows.map((raw) => [raw.id as string, raw]));
+  const rows = launched.map((l) => {
+    const raw = byId.get(l.values.id);
+    if (!raw) throw new Error("instance insert returned nothing");
+    return raw;
+  });
+  return {
+    instances: rows.map((raw) => rowFromDriver(instances, raw)),
+    alsoRead: rows[0]?.also_read,
+  };
 }
 
 /**
