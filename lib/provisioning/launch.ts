@@ -164,7 +164,7 @@ function launchAlone(r: LaunchRequest): Promise<LaunchResult> {
 async function launchTogether(requests: LaunchRequest[]): Promise<PromiseSettledResult<LaunchResult>[]> {
   const order = requests
     .map((_, i) => i)
-    .sort((a, b) => orgKey(requests[a]).localeCompare(orgKey(requests[b])));
+    .sort((a, b) => byCodeUnits(orgKey(requests[a]), orgKey(requests[b])));
   try {
     const settled = await readCommittedTxWith(
       order.map((i) => ({ query: (requests[i] as LaunchRequest).factsQuery, run: runLaunchFacts })),
@@ -211,6 +211,8 @@ async function launchTogether(requests: LaunchRequest[]): Promise<PromiseSettled
 }
 
 const orgKey = (r: LaunchRequest | undefined) => r?.orgSlug ?? "";
+// Not localeCompare: every process must order the locks the same way, whatever its locale.
+const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * The one insert of launchTogether's transaction: each launch either joins it (its row is written with the
@@ -255,6 +257,11 @@ function insertTogether(tx: Tx, n: number) {
     settles: async <T>(k: number, part: () => Promise<T>): Promise<T> => {
       try {
         return await part();
+      } catch (error) {
+        // Refused after its row was written (with the others'): not a refusal of this launch alone, since
+        // committing would keep the row. The group fails and every launch runs again alone.
+        if (joined.has(k)) throw new Error("a launch failed after the group wrote its row", { cause: error });
+        throw error;
       } finally {
         if (!joined.has(k)) {
           ended.add(k);
