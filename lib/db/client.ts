@@ -61,7 +61,19 @@ export async function closeDb(): Promise<void> {
   const pool = h.pool;
   h.pool = undefined;
   h.db = undefined;
-  if (pool) await pool.end();
+  if (!pool) return;
+  // pool.end() resolves once its clients are told to end, not once they have: wait for each to go (a
+  // database stopped right after would otherwise cut them off, and each would log an idle-client error).
+  let left = pool.totalCount;
+  const gone = new Promise<void>((resolve) => {
+    if (left === 0) resolve();
+    pool.on("remove", () => {
+      left--;
+      if (left <= 0) resolve();
+    });
+  });
+  await pool.end();
+  await Promise.race([gone, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
 }
 
 /** Run fn in the given transaction, or open a new one. */

@@ -8,7 +8,7 @@ export { activateNode, drainNode, failNode } from "./fleet";
 export { loadRegionHolders, loadRegionNodes } from "./fleet-state";
 export { IMAGE_CATALOG, type ImageSummary, listImages, seedImages } from "./images";
 export { type CapacityViolation, checkCapacityInvariants } from "./invariant";
-export { type LaunchResult, launch } from "./launch";
+export { batching as launchBatching, type LaunchResult, launch, launchGroups } from "./launch";
 export { applyTransition, applyTransitions, type Transition } from "./lifecycle";
 export { instanceManifests, instanceManifestsYaml, type ManifestExport } from "./manifests";
 export {

@@ -3,7 +3,7 @@ import { signUp } from "@/lib/auth";
 import type { Ctx } from "@/lib/core";
 import { getDb, getPool } from "@/lib/db/client";
 import { quotas } from "@/lib/db/schema";
-import { launch, seedImages } from "@/lib/provisioning";
+import { launch, launchBatching, launchGroups, seedImages } from "@/lib/provisioning";
 import { ensureCatalogSeeded } from "@/lib/seed";
 import { cpuCounter } from "./cpu";
 import { median } from "./stats";
@@ -57,8 +57,9 @@ function cpuLines(per: { bare: Array<[number, number]>; launch: Array<[number, n
 
 /**
  * launch() (the access gate, project, offering, price, policy and image in one read that also takes the quota
- * lock; the row, its two events, the audit row and the quota standing in one statement; both prepared) against
- * the least a transaction can do: insert one row. With one
+ * lock; the row, its two events, the audit row and the quota standing in one statement; both prepared; under
+ * load, launches of different organizations share a transaction and that statement) against the least a
+ * transaction can do: insert one row. With one
  * caller; with 50 concurrent callers spread over 50 organizations (what should run in parallel); and with 50
  * on one organization × GPU model × region, which the quota lock serializes on purpose (throughput reported).
  */
@@ -126,13 +127,18 @@ export const provisioningLaunch: Benchmark = {
     // latencies follow it.
     const cpu = await cpuCounter(db);
     const calls = CALLERS * PER_CALLER;
-    const cpuPerCall = { bare: [] as Array<[number, number]>, launch: [] as Array<[number, number]> };
-    const counted = async (kind: "bare" | "launch", fn: () => Promise<Concurrent>) => {
+    const cpuPerCall = {
+      bare: [] as Array<[number, number]>,
+      launch: [] as Array<[number, number]>,
+      alone: [] as Array<[number, number]>,
+    };
+    const counted = async (kind: "bare" | "launch" | "alone", fn: () => Promise<Concurrent>) => {
       if (!cpu) return fn();
       const m = await cpu.measure(fn);
       cpuPerCall[kind].push([(m.nodeMs * 1000) / calls, (m.pgMs * 1000) / calls]);
       return m.value;
     };
+    const groupsBefore = launchGroups();
     const spreadRounds: Array<{ bare: { p50: number; p95: number }; launch: Concurrent }> = [];
     for (let r = 0; r < ROUNDS; r++) {
       const before = await counted("bare", () => concurrent(oneInsert));
@@ -145,6 +151,25 @@ export const provisioningLaunch: Benchmark = {
         launch,
       });
     }
+    const groupsAfter = launchGroups();
+    const groups = {
+      groups: groupsAfter.groups - groupsBefore.groups,
+      grouped: groupsAfter.grouped - groupsBefore.grouped,
+      largest: groupsAfter.largest,
+    };
+    // The same launches with coalescing off (each in a transaction of its own), between bare inserts: what
+    // going together saves.
+    launchBatching.on = false;
+    const aloneBefore = await concurrent(oneInsert);
+    const alone = await counted("alone", () =>
+      concurrent((i) => launchIn((orgs[i % orgs.length] as { slug: string }).slug)),
+    );
+    const aloneAfter = await concurrent(oneInsert);
+    launchBatching.on = true;
+    const aloneBare = {
+      p50: (aloneBefore.p50 + aloneAfter.p50) / 2,
+      p95: (aloneBefore.p95 + aloneAfter.p95) / 2,
+    };
     const b = await concurrent(oneInsert);
     const same = await concurrent(oneLaunch);
     const b2 = await concurrent(oneInsert);
@@ -169,6 +194,18 @@ export const provisioningLaunch: Benchmark = {
         `  ratio launch over ${orgs.length} organizations / bare insert, p95 per round: ` +
           `${p95Ratios.map((x) => `×${x.toFixed(1)}`).join(" ")}; median ×${medianRatio.toFixed(1)} (target ≤ ×4)`,
         ...cpuLines(cpuPerCall),
+        `  launches that went together: ${groups.grouped} in ${groups.groups} transactions ` +
+          `(${groups.groups > 0 ? (groups.grouped / groups.groups).toFixed(1) : "0"} a transaction, at most ${groups.largest}); ` +
+          "the rest ran alone (fewer than four launch transactions were running)",
+        line("bare insert (before)", aloneBefore),
+        `${line("launch, 50 orgs, each alone", alone)}  ${ratio(alone, aloneBare)} (coalescing off: the baseline)`,
+        line("bare insert (after)", aloneAfter),
+        ...(cpuPerCall.alone.length > 0
+          ? [
+              `  CPU per call, each alone: launch ${((cpuPerCall.alone[0]?.[0] ?? 0) + (cpuPerCall.alone[0]?.[1] ?? 0)).toFixed(0)} µs ` +
+                "(Node + PostgreSQL; one round)",
+            ]
+          : []),
         line("bare insert (before)", b),
         line("launch, one org × model × region", same),
         line("bare insert (after)", b2),
