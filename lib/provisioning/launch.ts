@@ -89,7 +89,7 @@ export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<L
     pricingModel: spec.pricingModel === "reserved" ? null : spec.pricingModel,
     now,
   });
-  const request: LaunchRequest = { ctx, orgSlug, spec, factsQuery };
+  const request: LaunchRequest = { ctx, orgSlug, spec, factsQuery, now };
   // In the caller's transaction, with an idempotency key (its lock and lookup) or for a reserved term (its
   // room is counted with the row written): alone, always.
   const alone = ctx.tx !== undefined || spec.idempotencyKey !== undefined || spec.pricingModel === "reserved";
@@ -97,7 +97,7 @@ export async function launch(ctx: Ctx, orgSlug: string, raw: unknown): Promise<L
 }
 
 /** A launch whose spec was read and whose facts statement is built. */
-type LaunchRequest = { ctx: Ctx; orgSlug: string; spec: LaunchSpec; factsQuery: SQL };
+type LaunchRequest = { ctx: Ctx; orgSlug: string; spec: LaunchSpec; factsQuery: SQL; now: Date };
 
 /** What launch writes, once every check before the write has passed. */
 type LaunchPlan = {
@@ -110,7 +110,7 @@ type LaunchPlan = {
 /** One launch in a transaction of its own. */
 function launchAlone(r: LaunchRequest): Promise<LaunchResult> {
   return readCommittedTxFrom(r.ctx, { query: r.factsQuery, run: runLaunchFacts }, async (c, rows) => {
-    const judged = await planLaunch(c, r.spec, rows);
+    const judged = await planLaunch(c, r.spec, rows, r.now);
     if ("instance" in judged) return judged;
     const { tx } = c;
     const { quota } = judged;
@@ -132,7 +132,7 @@ function launchAlone(r: LaunchRequest): Promise<LaunchResult> {
     );
     if (!row) throw new Error("instance insert returned nothing");
     if (judged.pricingModel !== "on_demand" && judged.pricingModel !== "spot") {
-      const room = await reservationRoom(tx, { ...quota, now: nowOf(c) });
+      const room = await reservationRoom(tx, { ...quota, now: r.now });
       if ((room.get(judged.pricingModel) ?? -1) < 0) {
         throw invalid({ pricingModel: [noReservation(quota.gpuModelName, quota.regionCode)] });
       }
@@ -175,7 +175,8 @@ async function launchTogether(requests: LaunchRequest[]): Promise<PromiseSettled
             write.settles(k, async () => {
               const r = requests[i] as LaunchRequest;
               const c = { ...r.ctx, tx };
-              const judged = await planLaunch(c, r.spec, (await (reads[k] as (typeof reads)[number])).rows);
+              const { rows } = await (reads[k] as (typeof reads)[number]);
+              const judged = await planLaunch(c, r.spec, rows, r.now);
               if ("instance" in judged) return judged;
               const { quota } = judged;
               const standing = await executePrepared<AdmissionStandingRow>(tx, admissionStandingSql(quota));
@@ -296,8 +297,8 @@ async function planLaunch(
   c: Ctx & { tx: Tx },
   spec: LaunchSpec,
   rows: FactsRow[],
+  now: Date,
 ): Promise<LaunchResult | LaunchPlan> {
-  const now = nowOf(c);
   const { tx } = c;
   const facts = launchFactsOf(rows[0]);
   const { org, role } = judgeOrgAccess(c, facts.access, "member");

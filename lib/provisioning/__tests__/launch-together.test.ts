@@ -33,6 +33,15 @@ function launchAll(os: TestOrg[], perOrg: number, spec: (o: TestOrg, k: number) 
   );
 }
 
+/** A promise the first run waits on, so the requests after it queue up behind it. */
+function held(): { gate: Promise<void>; release: () => void } {
+  let release: () => void = () => {};
+  const gate = new Promise<void>((r) => {
+    release = r;
+  });
+  return { gate, release };
+}
+
 describe("coalescer", () => {
   it("runs a request alone at once while fewer than maxInFlight run", async () => {
     const ones: number[] = [];
@@ -56,10 +65,7 @@ describe("coalescer", () => {
 
   it("groups the waiting requests oldest first, up to maxMembers, never two of one key", async () => {
     const groups: string[][] = [];
-    let release: () => void = () => {};
-    const gate = new Promise<void>((r) => {
-      release = r;
-    });
+    const { gate, release } = held();
     const c = coalescer<string, string>({
       maxMembers: 3,
       maxInFlight: 1,
@@ -89,10 +95,7 @@ describe("coalescer", () => {
   });
 
   it("refuses every request of a group whose run throws", async () => {
-    let release: () => void = () => {};
-    const gate = new Promise<void>((r) => {
-      release = r;
-    });
+    const { gate, release } = held();
     const c = coalescer<number, number>({
       maxMembers: 8,
       maxInFlight: 1,
