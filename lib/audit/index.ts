@@ -8,4 +8,4 @@ export {
   listPlatformAuditLog,
   type PlatformAuditFilters,
 } from "./queries";
-export { type AuditEntry, auditInsertManySql, auditInsertSql, writeAudit } from "./write";
+export { type AuditEntry, auditInsertManySql, writeAudit } from "./write";

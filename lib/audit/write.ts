@@ -12,28 +12,9 @@ export type AuditEntry = {
   at?: Date;
 };
 
-function auditActorKind(actor: Actor): "user" | "api" | "system" {
-  if (actor.kind !== "user") return "system";
-  return actor.tokenOrgId ? "api" : "user";
-}
-
 /** Write an audit row in the caller's transaction, so it commits (or not) with the change it records. */
 export async function writeAudit(exec: Executor, actor: Actor, entry: AuditEntry): Promise<void> {
-  await exec.execute(auditInsertSql(actor, entry));
-}
-
-/**
- * The insert of one audit row, for a caller that writes it within a statement of its own (launch writes the
- * instance, its events and this row in one round trip).
- */
-export function auditInsertSql(actor: Actor, entry: AuditEntry): SQL {
-  const actorKind = auditActorKind(actor);
-  return sql`
-    insert into audit_log (org_id, actor_user_id, actor_kind, action, target_type, target_id, data, at)
-    values (${entry.orgId}::uuid, ${actor.kind === "user" ? actor.userId : null}::uuid, ${actorKind},
-            ${entry.action}, ${entry.targetType ?? null}, ${entry.targetId ?? null},
-            ${entry.data === undefined ? null : JSON.stringify(entry.data)}::jsonb,
-            ${(entry.at ?? new Date()).toISOString()}::timestamptz)`;
+  await exec.execute(auditInsertManySql([{ actor, entry }]));
 }
 
 /**
@@ -45,10 +26,11 @@ export function auditInsertManySql(rows: Array<{ actor: Actor; entry: AuditEntry
   const records = rows.map(({ actor, entry }) => ({
     org_id: entry.orgId,
     actor_user_id: actor.kind === "user" ? actor.userId : null,
-    actor_kind: auditActorKind(actor),
+    actor_kind: actor.kind === "user" ? (actor.tokenOrgId ? "api" : "user") : "system",
     action: entry.action,
     target_type: entry.targetType ?? null,
     target_id: entry.targetId ?? null,
+    // A JSON null becomes SQL NULL in jsonb_to_recordset, as an absent entry.data always did.
     data: entry.data ?? null,
     at: (entry.at ?? new Date()).toISOString(),
   }));

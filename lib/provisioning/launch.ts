@@ -101,7 +101,7 @@ type LaunchRequest = { ctx: Ctx; orgSlug: string; spec: LaunchSpec; factsQuery: 
 
 /** What launch writes, once every check before the write has passed. */
 type LaunchPlan = {
-  values: Parameters<typeof insertLaunched>[1][number]["values"];
+  values: Launched["values"];
   audit: AuditEntry;
   quota: QuotaKey & { projectId: string; gpuModelName: string; slices: number };
   pricingModel: PricingModelDb;
@@ -137,12 +137,7 @@ function launchAlone(r: LaunchRequest): Promise<LaunchResult> {
         throw invalid({ pricingModel: [noReservation(quota.gpuModelName, quota.regionCode)] });
       }
     }
-    const admitted = await assertQuotaAdmits(tx, {
-      ...quota,
-      standing: standing as AdmissionStandingRow,
-      priority: row.priority,
-      instanceId: row.id,
-    });
+    const admitted = await admit(tx, judged, standing as AdmissionStandingRow);
     // The organization's policy let it in by preempting its own lower-priority work: that work gets notice now.
     await preemptForPriority(tx, c, admitted.preempt, row);
     return { instance: row, replayed: false };
@@ -180,12 +175,7 @@ async function launchTogether(requests: LaunchRequest[]): Promise<PromiseSettled
               if ("instance" in judged) return judged;
               const { quota } = judged;
               const standing = await executePrepared<AdmissionStandingRow>(tx, admissionStandingSql(quota));
-              const admitted = await assertQuotaAdmits(tx, {
-                ...quota,
-                standing: standing.rows[0],
-                priority: judged.values.priority ?? DEFAULT_PRIORITY,
-                instanceId: judged.values.id,
-              });
+              const admitted = await admit(tx, judged, standing.rows[0]);
               const row = await write.join(k, { ctx: c, values: judged.values, audit: judged.audit });
               await preemptForPriority(tx, c, admitted.preempt, row);
               return { instance: row, replayed: false };
@@ -209,6 +199,16 @@ async function launchTogether(requests: LaunchRequest[]): Promise<PromiseSettled
     batching.fallbacks++;
     return Promise.allSettled(requests.map(launchAlone));
   }
+}
+
+/** The quota's verdict on a planned launch, from its standing read without the launch's own row. */
+function admit(tx: Tx, plan: LaunchPlan, standing: AdmissionStandingRow | undefined) {
+  return assertQuotaAdmits(tx, {
+    ...plan.quota,
+    standing,
+    priority: plan.values.priority ?? DEFAULT_PRIORITY,
+    instanceId: plan.values.id,
+  });
 }
 
 const orgKey = (r: LaunchRequest | undefined) => r?.orgSlug ?? "";

@@ -184,19 +184,16 @@ type ActorEventRow = EventRow & { actor_user_id: string | null; actor_kind: Even
 /** The insert of instance_events rows, each by its own actor, returning what the webhook fan-out reads. */
 function insertEventsByActors(events: ActorEventRow[]): SQL {
   const col = (f: (e: ActorEventRow) => unknown) => pgArray(events.map((e) => toArrayElement(f(e))));
-  return sql`
-    insert into instance_events (org_id, instance_id, from_state, to_state, reason, reason_code, reason_params,
-                                 actor_user_id, actor_kind, at)
-    select e.org_id, e.instance_id, e.from_state, e.to_state, e.reason, e.reason_code, e.reason_params,
-           e.actor_user_id, e.actor_kind, e.at
-    from unnest(${col((e) => e.org_id)}::uuid[], ${col((e) => e.instance_id)}::uuid[],
+  return insertEventsSql(
+    sql`unnest(${col((e) => e.org_id)}::uuid[], ${col((e) => e.instance_id)}::uuid[],
                 ${col((e) => e.from_state)}::instance_state[], ${col((e) => e.to_state)}::instance_state[],
                 ${col((e) => e.reason)}::text[], ${col((e) => e.reason_code)}::text[],
                 ${col((e) => e.reason_params)}::jsonb[], ${col((e) => e.actor_user_id)}::uuid[],
                 ${col((e) => e.actor_kind)}::text[], ${col((e) => e.at)}::timestamptz[])
       as e(org_id, instance_id, from_state, to_state, reason, reason_code, reason_params, actor_user_id,
-           actor_kind, at)
-    returning org_id, instance_id, from_state, to_state, reason, reason_code, reason_params, at`;
+           actor_kind, at)`,
+    { userId: sql`e.actor_user_id`, kind: sql`e.actor_kind` },
+  );
 }
 
 /**
@@ -204,11 +201,23 @@ function insertEventsByActors(events: ActorEventRow[]): SQL {
  * reason_code, reason_params, at), by `actor`, in `order` when given; returns what the webhook fan-out reads.
  */
 function insertEventsFrom(actor: Actor, source: SQL, order?: SQL): SQL {
+  return insertEventsSql(
+    source,
+    {
+      userId: sql`${actor.kind === "user" ? actor.userId : null}::uuid`,
+      kind: sql`${eventActorKind(actor)}`,
+    },
+    order,
+  );
+}
+
+/** The events of `source` by the actor `by` names (parameters, or columns of `source`). */
+function insertEventsSql(source: SQL, by: { userId: SQL; kind: SQL }, order?: SQL): SQL {
   return sql`
     insert into instance_events (org_id, instance_id, from_state, to_state, reason, reason_code, reason_params,
                                  actor_user_id, actor_kind, at)
     select e.org_id, e.instance_id, e.from_state, e.to_state, e.reason, e.reason_code, e.reason_params,
-           ${actor.kind === "user" ? actor.userId : null}::uuid, ${eventActorKind(actor)}, e.at
+           ${by.userId}, ${by.kind}, e.at
     from ${source}${order ? sql` order by ${order}` : sql``}
     returning org_id, instance_id, from_state, to_state, reason, reason_code, reason_params, at`;
 }
@@ -237,7 +246,7 @@ export type Launched = {
 
 /**
  * Launches accepted at once, as one statement whatever their number (launches coalesced into one transaction
- * share it, lib/provisioning/launch-batch.ts): each row (inserted already in "queued"), its first two events
+ * share it: launchTogether in launch.ts): each row (inserted already in "queued"), its first two events
  * (created in "requested", then requested → queued) by its own actor, with the transition's webhook
  * deliveries, and its audit row; `alsoRead`, a one-row query returned beside the rows as JSON (a single
  * launch's quota standing: the statement's snapshot does not show the rows it inserts, so that count leaves
@@ -253,11 +262,15 @@ export async function insertLaunched(
   accepted: string | EventReason,
   alsoRead?: SQL,
 ): Promise<{ instances: Instance[]; alsoRead: unknown }> {
-  const first = launched[0];
-  if (!first) throw new Error("insertLaunched needs a launch");
-  const columnList = Object.keys(jsonRecordOf(instances, first.values)).sort().join(", ");
+  if (launched.length === 0) throw new Error("insertLaunched needs a launch");
+  let columnList: string | undefined;
   const records: Record<string, unknown>[] = [];
   const events: ActorEventRow[] = [];
+  // The same two steps for every launch.
+  const steps = [
+    { from_state: null, to_state: "requested", ...reasonColumns(created) },
+    { from_state: "requested", to_state: "queued", ...reasonColumns(accepted) },
+  ];
   for (const { ctx, values } of launched) {
     assertLegal({ id: values.id, orgId: values.orgId, from: "requested", to: "queued", reason: accepted });
     if (values.state !== "queued") throw new Error("insertLaunched writes an instance in queued");
@@ -265,37 +278,18 @@ export async function insertLaunched(
     // query builder cost more than running it. The column list follows the keys given, so the others get
     // defaults; a launch that set other columns would get another's defaults as nulls, hence the check.
     const record = jsonRecordOf(instances, values);
-    if (Object.keys(record).sort().join(", ") !== columnList) {
-      throw new Error("insertLaunched: every launch must set the same columns");
-    }
+    const keys = Object.keys(record).sort().join(", ");
+    columnList ??= keys;
+    if (keys !== columnList) throw new Error("insertLaunched: every launch must set the same columns");
     records.push(record);
     const at = nowOf(ctx).toISOString();
     const by = {
       actor_user_id: ctx.actor.kind === "user" ? ctx.actor.userId : null,
       actor_kind: eventActorKind(ctx.actor),
     };
-    events.push(
-      {
-        from_state: null,
-        to_state: "requested",
-        ...reasonColumns(created),
-        org_id: values.orgId,
-        instance_id: values.id,
-        at,
-        ...by,
-      },
-      {
-        from_state: "requested",
-        to_state: "queued",
-        ...reasonColumns(accepted),
-        org_id: values.orgId,
-        instance_id: values.id,
-        at,
-        ...by,
-      },
-    );
+    for (const e of steps) events.push({ ...e, org_id: values.orgId, instance_id: values.id, at, ...by });
   }
-  const columns = sql.raw(columnList);
+  const columns = sql.raw(columnList ?? "");
   const audit = auditInsertManySql(launched.map((l) => ({ actor: l.ctx.actor, entry: l.audit })));
   const res = await executePrepared<Record<string, unknown>>(
     exec,

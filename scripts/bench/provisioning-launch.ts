@@ -138,38 +138,29 @@ export const provisioningLaunch: Benchmark = {
       cpuPerCall[kind].push([(m.nodeMs * 1000) / calls, (m.pgMs * 1000) / calls]);
       return m.value;
     };
+    // Launches over the 50 organizations between two bare-insert runs: each measure divides by the bare insert
+    // measured around it (the machine's load drifts within seconds).
+    const spreadLaunches = () =>
+      concurrent((i) => launchIn((orgs[i % orgs.length] as { slug: string }).slug));
+    const between = async (kind: "launch" | "alone") => {
+      const before = await counted("bare", () => concurrent(oneInsert));
+      const launch = await counted(kind, spreadLaunches);
+      const after = await counted("bare", () => concurrent(oneInsert));
+      return { bare: { p50: (before.p50 + after.p50) / 2, p95: (before.p95 + after.p95) / 2 }, launch };
+    };
     const groupsBefore = launchGroups();
     const spreadRounds: Array<{ bare: { p50: number; p95: number }; launch: Concurrent }> = [];
-    for (let r = 0; r < ROUNDS; r++) {
-      const before = await counted("bare", () => concurrent(oneInsert));
-      const launch = await counted("launch", () =>
-        concurrent((i) => launchIn((orgs[i % orgs.length] as { slug: string }).slug)),
-      );
-      const after = await counted("bare", () => concurrent(oneInsert));
-      spreadRounds.push({
-        bare: { p50: (before.p50 + after.p50) / 2, p95: (before.p95 + after.p95) / 2 },
-        launch,
-      });
-    }
+    for (let r = 0; r < ROUNDS; r++) spreadRounds.push(await between("launch"));
     const groupsAfter = launchGroups();
     const groups = {
       groups: groupsAfter.groups - groupsBefore.groups,
       grouped: groupsAfter.grouped - groupsBefore.grouped,
       largest: groupsAfter.largest,
     };
-    // The same launches with coalescing off (each in a transaction of its own), between bare inserts: what
-    // going together saves.
+    // The same launches with coalescing off (each in a transaction of its own): what going together saves.
     launchBatching.on = false;
-    const aloneBefore = await concurrent(oneInsert);
-    const alone = await counted("alone", () =>
-      concurrent((i) => launchIn((orgs[i % orgs.length] as { slug: string }).slug)),
-    );
-    const aloneAfter = await concurrent(oneInsert);
+    const alone = await between("alone");
     launchBatching.on = true;
-    const aloneBare = {
-      p50: (aloneBefore.p50 + aloneAfter.p50) / 2,
-      p95: (aloneBefore.p95 + aloneAfter.p95) / 2,
-    };
     const b = await concurrent(oneInsert);
     const same = await concurrent(oneLaunch);
     const b2 = await concurrent(oneInsert);
@@ -197,9 +188,8 @@ export const provisioningLaunch: Benchmark = {
         `  launches that went together: ${groups.grouped} in ${groups.groups} transactions ` +
           `(${groups.groups > 0 ? (groups.grouped / groups.groups).toFixed(1) : "0"} a transaction, at most ${groups.largest}); ` +
           "the rest ran alone (fewer than four launch transactions were running)",
-        line("bare insert (before)", aloneBefore),
-        `${line("launch, 50 orgs, each alone", alone)}  ${ratio(alone, aloneBare)} (coalescing off: the baseline)`,
-        line("bare insert (after)", aloneAfter),
+        line("bare insert (around it)", alone.bare),
+        `${line("launch, 50 orgs, each alone", alone.launch)}  ${ratio(alone.launch, alone.bare)} (coalescing off: the baseline)`,
         ...(cpuPerCall.alone.length > 0
           ? [
               `  CPU per call, each alone: launch ${((cpuPerCall.alone[0]?.[0] ?? 0) + (cpuPerCall.alone[0]?.[1] ?? 0)).toFixed(0)} µs ` +
