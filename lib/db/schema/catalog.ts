@@ -172,7 +172,8 @@ export const gpuAllocations = pgTable(
     releasedAt: timestamp("released_at", { withTimezone: true }),
   },
   (t) => [
-    index("gpu_allocations_org_idx").on(t.orgId),
+    // No index on org_id (0035): nothing reads allocations by organization alone (tenants' views go through
+    // their instances), and a tick paid ~16,400 entries for it.
     // No index on instance_id alone (0029): every read by instance (the holders, a release, an engine's sync)
     // reads live rows, which gpu_allocations_live_instance_gpu_key below serves; a tick paid ~16,400 entries
     // for it, and released rows only made it grow.
