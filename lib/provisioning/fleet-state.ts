@@ -31,21 +31,23 @@ export async function loadRegionNodes(
   regionCode: string,
   holders: PHolder[] | Promise<PHolder[]>,
 ): Promise<PNode[]> {
+  // One row per node, its GPUs as one text ("id" or "id+" for a GPU in MIG mode, in index order): 2,000 rows
+  // to parse, not 16,000 (the per-GPU rows' parsing was ~30 ms of the tick's JavaScript before it could plan).
   const [res, held] = await Promise.all([
     exec.execute<{
       node_id: string;
       name: string;
       gpu_model_id: string;
-      gpu_id: string;
-      mig_enabled: boolean;
+      gpus: string;
       whole_free: number | null;
       mig_free: number | null;
     }>(sql`
-      select n.id as node_id, n.name, n.gpu_model_id, g.id as gpu_id, g.mig_enabled,
-        c.whole_free, c.mig_free[1] as mig_free
+      select n.id as node_id, n.name, n.gpu_model_id, c.whole_free, c.mig_free[1] as mig_free,
+        string_agg(g.id::text || case when g.mig_enabled then '+' else '' end, ',' order by g.gpu_index) as gpus
       from nodes n join node_gpus g on g.node_id = n.id left join node_capacity c on c.node_id = n.id
       where n.region_code = ${regionCode} and n.status = 'active'
-      order by n.name, g.gpu_index`),
+      group by n.id, c.node_id
+      order by n.name`),
     holders,
   ]);
   const use = new Map<string, number>();
@@ -53,13 +55,13 @@ export async function loadRegionNodes(
   const byId = new Map<string, PNode>();
   const kept = new Map<string, { whole: number | null; mig: number | null }>();
   for (const r of res.rows) {
-    let node = byId.get(r.node_id);
-    if (!node) {
-      node = { id: r.node_id, name: r.name, modelId: r.gpu_model_id, gpus: [] };
-      byId.set(r.node_id, node);
-      kept.set(r.node_id, { whole: r.whole_free, mig: r.mig_free });
-    }
-    node.gpus.push({ id: r.gpu_id, mig: r.mig_enabled, used: use.get(r.gpu_id) ?? 0 });
+    const gpus = r.gpus.split(",").map((g) => {
+      const mig = g.endsWith("+");
+      const id = mig ? g.slice(0, -1) : g;
+      return { id, mig, used: use.get(id) ?? 0 };
+    });
+    byId.set(r.node_id, { id: r.node_id, name: r.name, modelId: r.gpu_model_id, gpus });
+    kept.set(r.node_id, { whole: r.whole_free, mig: r.mig_free });
   }
   const recount: string[] = [];
   for (const node of byId.values()) {
