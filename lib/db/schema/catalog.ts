@@ -178,11 +178,11 @@ export const gpuAllocations = pgTable(
     // reads live rows, which gpu_allocations_live_instance_gpu_key below serves; a tick paid ~16,400 entries
     // for it, and released rows only made it grow.
     index("gpu_allocations_active_gpu_idx").on(t.nodeGpuId).where(sql`released_at is null`),
-    // The database refuses a double booking itself: one live whole-GPU allocation per GPU, one live row per
-    // instance × GPU; the MIG slice sum (<= 7 per GPU) is a trigger in the migrations (no index can sum).
-    uniqueIndex("gpu_allocations_live_whole_gpu_key")
-      .on(t.nodeGpuId)
-      .where(sql`released_at is null and slices = 7`),
+    // The database refuses a double booking itself: the triggers in the migrations refuse any GPU whose live
+    // slices would sum past 7, under its node's lock (an insert's statement trigger, 0032/0035, and an
+    // update's row trigger, 0022), so a second whole GPU (7 + 7) is refused with the rest. A unique index on
+    // live whole-GPU rows said the same a second time; a tick paid ~15,600 uniqueness checks for it (0036).
+    // One live row per instance × GPU:
     uniqueIndex("gpu_allocations_live_instance_gpu_key")
       .on(t.instanceId, t.nodeGpuId)
       .where(sql`released_at is null`),
