@@ -121,12 +121,11 @@ async function readQueue(tx: Tx, region: string): Promise<QueuedRow[]> {
     max_runtime_minutes: number | null;
     node_id: string | null;
     sim_seed: number;
-    started_ms: number | null;
+    started_at: string | null;
     provider_ref: string | null;
   }>(sql`
     select id, org_id, project_id, name, kind, workload, instance_type_id, gpu_model_id, gpu_count,
-      slices_per_gpu, pricing_model, image_id, max_runtime_minutes, node_id, sim_seed, provider_ref,
-      (extract(epoch from started_at) * 1000)::float8 as started_ms
+      slices_per_gpu, pricing_model, image_id, max_runtime_minutes, node_id, sim_seed, provider_ref, started_at
     from instances
     where region_code = ${region} and state = 'queued'
     order by gpu_model_id, priority desc, queued_at, id
@@ -148,7 +147,7 @@ async function readQueue(tx: Tx, region: string): Promise<QueuedRow[]> {
     maxRuntimeMinutes: r.max_runtime_minutes === null ? null : Number(r.max_runtime_minutes),
     nodeId: r.node_id,
     simSeed: Number(r.sim_seed),
-    startedAt: r.started_ms === null ? null : new Date(Number(r.started_ms)),
+    startedAt: r.started_at === null ? null : new Date(r.started_at),
     providerRef: r.provider_ref,
   }));
 }
