@@ -1,9 +1,10 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { assertBudgetAllowsLaunch } from "@/lib/budgets";
+import { assertBudgetAllowsLaunch, launchCapExistsSql } from "@/lib/budgets";
 import { QuotaExceededError } from "@/lib/core";
 import type { Tx } from "@/lib/db/client";
 import { type GateResult, gateQueue, loadRegionQuotaState, type QueueReason } from "@/lib/quotas";
+import { uuidArray } from "./sql";
 import type { Instance } from "./types";
 
 /**
@@ -28,10 +29,14 @@ export async function gateRegion(
     region,
     queued.map((q) => ({ orgId: q.orgId, projectId: q.projectId, modelId: q.gpuModelId })),
   );
-  // A budget that blocks launches also keeps already-queued work of its scope from starting.
+  // A budget that blocks launches also keeps already-queued work of its scope from starting. One statement
+  // first says which organization × project pairs such a budget covers at all (launch's own test); only those
+  // have their spend computed, one by one. Before, every pair of the queue cost a round trip of its own.
   const budgetBlocked = new Map<string, string>();
   const pairs = new Map(queued.map((q) => [`${q.orgId}/${q.projectId}`, q]));
+  const capped = await cappedPairs(tx, [...pairs.values()]);
   for (const [k, q] of pairs) {
+    if (!capped.has(k)) continue;
     try {
       await assertBudgetAllowsLaunch(tx, q.orgId, q.projectId, now);
     } catch (err) {
@@ -50,6 +55,20 @@ export async function gateRegion(
       slices: q.gpuCount * q.slicesPerGpu,
     })),
   });
+}
+
+/** The "org/project" keys of the pairs that a budget able to block launches covers. */
+async function cappedPairs(
+  tx: Tx,
+  pairs: Pick<GatedInstance, "orgId" | "projectId">[],
+): Promise<Set<string>> {
+  if (pairs.length === 0) return new Set();
+  const res = await tx.execute<{ org_id: string; project_id: string }>(sql`
+    select p.org_id, p.project_id
+    from unnest(${uuidArray(pairs.map((p) => p.orgId))}, ${uuidArray(pairs.map((p) => p.projectId))})
+      as p(org_id, project_id)
+    where ${launchCapExistsSql(sql`p.org_id`, sql`p.project_id`)}`);
+  return new Set(res.rows.map((r) => `${r.org_id}/${r.project_id}`));
 }
 
 /** Every queued instance that did not start gets its one reason (the gate's, or waiting for GPUs). */
