@@ -22,17 +22,26 @@ const alloc = (o: {
   gpuId: string;
   slices: number;
   mig?: string | null;
+  released?: boolean;
 }) => sql`
-  insert into gpu_allocations (org_id, instance_id, node_id, node_gpu_id, slices, mig_profile)
-  values (${o.orgId}, ${randomUUID()}, ${o.nodeId}, ${o.gpuId}, ${o.slices}, ${o.mig ?? null})`;
+  insert into gpu_allocations (org_id, instance_id, node_id, node_gpu_id, slices, mig_profile, released_at)
+  values (${o.orgId}, ${randomUUID()}, ${o.nodeId}, ${o.gpuId}, ${o.slices}, ${o.mig ?? null},
+          ${o.released ? new Date() : null})
+  returning id`;
+
+/** One node of `gpus` GPUs (those in `mig` in MIG mode) and a fresh organization. */
+async function oneNode(label: string, gpus: number, mig?: number[]) {
+  const fleet = await newFleet([{ gpus, mig }]);
+  const o = await newOrg(label);
+  const node = fleet.nodes[0];
+  if (!node) throw new Error("no node");
+  return { o, node };
+}
 
 // Issue 12 item 10: before, nothing but the placement lock stood between two allocations of one GPU.
 describe("the database refuses a double booking", () => {
   it("refuses a second live whole-GPU allocation of one GPU, and a whole GPU over MIG slices", async () => {
-    const fleet = await newFleet([{ gpus: 2, mig: [1] }]);
-    const o = await newOrg("dbl");
-    const node = fleet.nodes[0];
-    if (!node) throw new Error("no node");
+    const { o, node } = await oneNode("dbl", 2, [1]);
     const [whole, mig] = node.gpuIds as [string, string];
     const base = { orgId: o.org.id, nodeId: node.id };
     expect(await attempt(alloc({ ...base, gpuId: whole, slices: 7 }))).toBe("ok");
@@ -62,16 +71,13 @@ describe("the database refuses a double booking", () => {
   // 0036: no unique index on live whole GPUs any more; the update's row trigger refuses a row brought back to
   // life, or moved, onto a GPU whose slices are taken.
   it("refuses an update that makes a second whole GPU live on one GPU, or moves a row onto a taken one", async () => {
-    const fleet = await newFleet([{ gpus: 2 }]);
-    const o = await newOrg("dbl5");
-    const node = fleet.nodes[0];
-    if (!node) throw new Error("no node");
+    const { o, node } = await oneNode("dbl5", 2);
     const [taken, free] = node.gpuIds as [string, string];
     const base = { orgId: o.org.id, nodeId: node.id };
     expect(await attempt(alloc({ ...base, gpuId: taken, slices: 7 }))).toBe("ok");
-    const back = await getDb().execute<{ id: number }>(sql`
-      insert into gpu_allocations (org_id, instance_id, node_id, node_gpu_id, slices, released_at)
-      values (${o.org.id}, ${randomUUID()}, ${node.id}, ${taken}, 7, now()) returning id`);
+    const back = await getDb().execute<{ id: number }>(
+      alloc({ ...base, gpuId: taken, slices: 7, released: true }),
+    );
     const released = back.rows[0]?.id;
     expect(await attempt(sql`update gpu_allocations set released_at = null where id = ${released}`)).toBe(
       "23P01",
@@ -101,16 +107,11 @@ describe("the database refuses a double booking", () => {
 
   // 0022: node_gpu_id has no foreign key either; a trigger on node_gpus keeps a referenced GPU (and its node).
   it("refuses to delete a GPU, or its node, while an allocation references it, released or live", async () => {
-    const fleet = await newFleet([{ gpus: 2 }]);
-    const o = await newOrg("dbl4");
-    const node = fleet.nodes[0];
-    if (!node) throw new Error("no node");
+    const { o, node } = await oneNode("dbl4", 2);
     const [live, released] = node.gpuIds as [string, string];
     expect(await attempt(alloc({ orgId: o.org.id, nodeId: node.id, gpuId: live, slices: 7 }))).toBe("ok");
     expect(
-      await attempt(sql`
-        insert into gpu_allocations (org_id, instance_id, node_id, node_gpu_id, slices, released_at)
-        values (${o.org.id}, ${randomUUID()}, ${node.id}, ${released}, 7, now())`),
+      await attempt(alloc({ orgId: o.org.id, nodeId: node.id, gpuId: released, slices: 7, released: true })),
     ).toBe("ok");
     expect(await attempt(sql`delete from node_gpus where id = ${live}`)).toBe("23503");
     expect(await attempt(sql`delete from node_gpus where id = ${released}`)).toBe("23503");
