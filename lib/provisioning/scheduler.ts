@@ -288,7 +288,7 @@ async function placeRegion(
   // One insert for every allocation of the tick, its columns as typed arrays (unnest: no JSON to parse): the
   // instance, organization, node and MIG profile once per placement, each GPU with its slices and the ordinal
   // of its placement (~6,650 placements hold ~16,400 GPUs: a third of the uuids to send and parse). The
-  // statement trigger (0032) checks each GPU's node and that no GPU is double-booked.
+  // statement trigger (0032, 0035) checks each GPU's node and that no GPU is double-booked.
   const owner = {
     org: [] as string[],
     inst: [] as string[],

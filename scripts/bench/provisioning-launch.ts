@@ -159,8 +159,9 @@ export const provisioningLaunch: Benchmark = {
     };
     // The same launches with coalescing off (each in a transaction of its own): what going together saves.
     launchBatching.on = false;
-    const alone = await between("alone");
-    launchBatching.on = true;
+    const alone = await between("alone").finally(() => {
+      launchBatching.on = true;
+    });
     const b = await concurrent(oneInsert);
     const same = await concurrent(oneLaunch);
     const b2 = await concurrent(oneInsert);
